@@ -1,0 +1,175 @@
+package dev.jobc.diag;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A path to a field, printed the way Kubernetes' {@code field.Path} prints it: fields joined by
+ * dots, map keys and list indices in brackets ({@code spec.mpiReplicaSpecs[Launcher].replicas},
+ * {@code spec.template.spec.containers[0].image}). Immutable.
+ *
+ * <p>It converts to and from RFC 6901 JSON pointers, which is how the loader indexes positions and
+ * how JSON Schema reports instance locations. Whether a pointer segment is a field or a map key
+ * depends on the schema; {@link #MAP_FIELDS} lists the map-valued fields of every accepted kind.
+ */
+public final class FieldPath {
+
+  /** Fields whose values are maps with user-chosen keys, printed as {@code field[key]}. */
+  public static final Set<String> MAP_FIELDS =
+      Set.of(
+          "mpiReplicaSpecs",
+          "dglReplicaSpecs",
+          "tfReplicaSpecs",
+          "labels",
+          "annotations",
+          "limits",
+          "requests",
+          "nodeSelector",
+          "matchLabels",
+          "minResources",
+          "overhead",
+          "data",
+          "binaryData",
+          "stringData",
+          "volumeAttributes",
+          "parameters");
+
+  /** One step of a path. */
+  public sealed interface Segment permits Field, Key, Index {}
+
+  public record Field(String name) implements Segment {}
+
+  public record Key(String key) implements Segment {}
+
+  public record Index(int index) implements Segment {}
+
+  private static final FieldPath ROOT = new FieldPath(List.of());
+
+  private final List<Segment> segments;
+
+  private FieldPath(List<Segment> segments) {
+    this.segments = List.copyOf(segments);
+  }
+
+  /** The empty path: the document as a whole. */
+  public static FieldPath root() {
+    return ROOT;
+  }
+
+  /** {@code of("spec", "slotsPerWorker")}: a path of plain fields. */
+  public static FieldPath of(String... fields) {
+    FieldPath p = ROOT;
+    for (String f : fields) {
+      p = p.child(f);
+    }
+    return p;
+  }
+
+  public FieldPath child(String field) {
+    return append(new Field(field));
+  }
+
+  public FieldPath key(String key) {
+    return append(new Key(key));
+  }
+
+  public FieldPath index(int index) {
+    return append(new Index(index));
+  }
+
+  private FieldPath append(Segment s) {
+    List<Segment> next = new ArrayList<>(segments.size() + 1);
+    next.addAll(segments);
+    next.add(s);
+    return new FieldPath(next);
+  }
+
+  public List<Segment> segments() {
+    return segments;
+  }
+
+  public boolean isRoot() {
+    return segments.isEmpty();
+  }
+
+  /** The path without its last segment; the root's parent is the root. */
+  public FieldPath parent() {
+    return segments.isEmpty() ? this : new FieldPath(segments.subList(0, segments.size() - 1));
+  }
+
+  /**
+   * Reads an RFC 6901 pointer ({@code /spec/mpiReplicaSpecs/Launcher/replicas}). Numeric segments
+   * below a list are indices; segments directly below a {@link #MAP_FIELDS} field are keys.
+   *
+   * @param isArray tells, for a pointer prefix, whether the node there is a list (the caller knows
+   *     the document); pass {@code null} to treat every all-digit segment as an index
+   */
+  public static FieldPath fromPointer(String pointer, java.util.function.Predicate<String> isArray) {
+    if (pointer.isEmpty() || pointer.equals("/")) {
+      return ROOT;
+    }
+    if (pointer.charAt(0) != '/') {
+      throw new IllegalArgumentException("not a JSON pointer: " + pointer);
+    }
+    FieldPath p = ROOT;
+    StringBuilder prefix = new StringBuilder();
+    String previous = null;
+    for (String raw : pointer.substring(1).split("/", -1)) {
+      String seg = raw.replace("~1", "/").replace("~0", "~");
+      boolean parentIsArray =
+          isArray != null ? isArray.test(prefix.toString()) : seg.matches("\\d+");
+      if (parentIsArray && seg.matches("\\d+")) {
+        p = p.index(Integer.parseInt(seg));
+      } else if (previous != null && MAP_FIELDS.contains(previous)) {
+        p = p.key(seg);
+      } else {
+        p = p.child(seg);
+      }
+      prefix.append('/').append(raw);
+      previous = p.segments.get(p.segments.size() - 1) instanceof Field f ? f.name() : null;
+    }
+    return p;
+  }
+
+  /** The RFC 6901 pointer of this path ({@code /spec/mpiReplicaSpecs/Launcher}). */
+  public String toPointer() {
+    StringBuilder out = new StringBuilder();
+    for (Segment s : segments) {
+      out.append('/');
+      String text =
+          s instanceof Field f ? f.name() : s instanceof Key k ? k.key() : String.valueOf(((Index) s).index());
+      out.append(text.replace("~", "~0").replace("/", "~1"));
+    }
+    return out.toString();
+  }
+
+  /** Upstream spelling: {@code spec.mpiReplicaSpecs[Launcher].template.spec.containers[0]}. */
+  @Override
+  public String toString() {
+    StringBuilder out = new StringBuilder();
+    for (Segment s : segments) {
+      if (s instanceof Field f) {
+        if (out.length() > 0) {
+          out.append('.');
+        }
+        out.append(f.name());
+      } else if (s instanceof Key k) {
+        out.append('[').append(k.key()).append(']');
+      } else {
+        out.append('[').append(((Index) s).index()).append(']');
+      }
+    }
+    return out.toString();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof FieldPath other && other.segments.equals(segments);
+  }
+
+  @Override
+  public int hashCode() {
+    return segments.hashCode();
+  }
+}
