@@ -1,0 +1,423 @@
+package dev.jobc.schema;
+
+import com.fasterxml.jackson.core.JsonPointer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import com.networknt.schema.path.NodePath;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.Diagnostic;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Position;
+import dev.jobc.load.Document;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Checks a raw document tree against the JSON Schema of its kind and version, and turns every
+ * violation into a {@link Diagnostic} with an upstream-style field path; immutable and
+ * thread-safe.
+ *
+ * <p>This is the only class that knows networknt's json-schema-validator, and the only one that
+ * knows where the schema files live on the classpath.
+ */
+public final class SchemaValidator {
+
+  /** Where the schema files live on the classpath (the {@code jobc-schemas} jar). */
+  static final String CLASSPATH_DIR = "dev/jobc/schemas/";
+
+  /** The prefix of every schema's {@code $id}; mapped to {@link #CLASSPATH_DIR}. */
+  static final String ID_PREFIX = "https://jobc.dev/schemas/";
+
+  /** Every schema file jobc ships; each names its apiVersion and kind in {@code const}s. */
+  static final List<String> FILES =
+      List.of(
+          "mpijob.kubeflow.org-v1alpha1.schema.json",
+          "mpijob.kubeflow.org-v1alpha2.schema.json",
+          "mpijob.kubeflow.org-v1.schema.json",
+          "mpijob.kubeflow.org-v2beta1.schema.json");
+
+  private static final String QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity";
+
+  /** One compiled schema and what it was made from. */
+  private record Entry(String apiVersion, String kind, String text, JsonNode root, Schema schema) {}
+
+  /** kind → apiVersion → entry; both levels sorted. */
+  private final Map<String, Map<String, Entry>> entries;
+
+  private SchemaValidator(Map<String, Map<String, Entry>> entries) {
+    this.entries = entries;
+  }
+
+  /**
+   * Reads and compiles every schema once. Call it once and share the result; it never touches the
+   * network (the {@code $id} prefix resolves to the classpath, and remote fetching is off).
+   *
+   * @throws IllegalStateException if a schema file is missing or malformed (a packaging defect)
+   */
+  public static SchemaValidator load() {
+    SchemaRegistry registry =
+        SchemaRegistry.withDefaultDialect(
+            SpecificationVersion.DRAFT_2020_12,
+            builder ->
+                builder
+                    .schemaRegistryConfig(
+                        SchemaRegistryConfig.builder()
+                            // Messages are built here from keywords and arguments; ROOT keeps
+                            // networknt's fallback text independent of the user's locale.
+                            .locale(Locale.ROOT)
+                            .preloadSchema(true)
+                            .build())
+                    .schemaLoader(
+                        loader ->
+                            loader
+                                .fetchRemoteResources(false)
+                                .schemaIdResolvers(
+                                    ids -> ids.mapPrefix(ID_PREFIX, "classpath:" + CLASSPATH_DIR))));
+    ObjectMapper json = new ObjectMapper();
+    Map<String, Map<String, Entry>> entries = new TreeMap<>();
+    for (String file : FILES) {
+      String text = read(file);
+      JsonNode root;
+      try {
+        root = json.readTree(text);
+      } catch (IOException e) {
+        throw new IllegalStateException("malformed schema " + file, e);
+      }
+      String apiVersion = root.path("properties").path("apiVersion").path("const").asText("");
+      String kind = root.path("properties").path("kind").path("const").asText("");
+      if (apiVersion.isEmpty() || kind.isEmpty() || !root.path("$id").asText().equals(ID_PREFIX + file)) {
+        throw new IllegalStateException(file + " must name its $id, apiVersion and kind");
+      }
+      Schema schema = registry.getSchema(SchemaLocation.of(ID_PREFIX + file), root);
+      // Resolve every $ref now, so validation never compiles lazily from several threads.
+      schema.initializeValidators();
+      entries
+          .computeIfAbsent(kind, k -> new TreeMap<>())
+          .put(apiVersion, new Entry(apiVersion, kind, text, root, schema));
+    }
+    entries.replaceAll((kind, versions) -> Collections.unmodifiableMap(versions));
+    return new SchemaValidator(Collections.unmodifiableMap(entries));
+  }
+
+  private static String read(String file) {
+    try (InputStream in =
+        SchemaValidator.class.getClassLoader().getResourceAsStream(CLASSPATH_DIR + file)) {
+      if (in == null) {
+        throw new IllegalStateException("schema not on the classpath: " + CLASSPATH_DIR + file);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** True when jobc has a schema for this apiVersion and kind. */
+  public boolean supports(String apiVersion, String kind) {
+    return entry(apiVersion, kind) != null;
+  }
+
+  /** The apiVersions jobc accepts for {@code kind}, sorted; empty for unknown kinds. */
+  public List<String> apiVersions(String kind) {
+    Map<String, Entry> versions = entries.get(kind);
+    return versions == null ? List.of() : List.copyOf(versions.keySet());
+  }
+
+  /** The schema file's text (what {@code jobc schema} prints), or null when unsupported. */
+  public String schemaText(String apiVersion, String kind) {
+    Entry entry = entry(apiVersion, kind);
+    return entry == null ? null : entry.text();
+  }
+
+  private Entry entry(String apiVersion, String kind) {
+    Map<String, Entry> versions = entries.get(kind);
+    return versions == null ? null : versions.get(apiVersion);
+  }
+
+  /**
+   * Every schema violation of {@code doc} against the schema of {@code apiVersion}/{@code kind},
+   * sorted by position, then path; empty when the document is valid.
+   *
+   * <p>{@code enum} violations are left out on purpose: the semantic validator reports them with
+   * upstream's wording and list of supported values.
+   *
+   * @throws IllegalArgumentException if the apiVersion/kind is not {@linkplain #supports supported}
+   */
+  public List<Diagnostic> validate(Document doc, String apiVersion, String kind) {
+    Entry entry = entry(apiVersion, kind);
+    if (entry == null) {
+      throw new IllegalArgumentException("no schema for " + apiVersion + ", Kind=" + kind);
+    }
+    List<Error> errors = entry.schema().validate(doc.root());
+    if (errors.isEmpty()) {
+      return List.of();
+    }
+    Set<Diagnostic> out = new TreeSet<>(Diagnostic.ORDER);
+    // anyOf/oneOf report one error per failed branch; they become one diagnostic per location.
+    Set<String> alternativesSeen = new HashSet<>();
+    for (Error error : errors) {
+      Diagnostic d = diagnose(doc, entry, error, alternativesSeen);
+      if (d != null) {
+        out.add(d);
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static Diagnostic diagnose(
+      Document doc, Entry entry, Error error, Set<String> alternativesSeen) {
+    String keyword = error.getKeyword();
+    String file = doc.source().name();
+    String instance = pointer(error.getInstanceLocation());
+    List<Object> fragment = elements(error.getSchemaLocation().getFragment());
+    int alternatives = lastIndexOfAlternatives(fragment);
+    if (alternatives >= 0) {
+      String group = instance + "#" + fragment.subList(0, alternatives + 1);
+      if (!alternativesSeen.add(group)) {
+        return null;
+      }
+      FieldPath path = fieldPath(doc, instance);
+      JsonNode branches = at(entry.root(), fragment.subList(0, alternatives + 1));
+      String message = alternativesMessage(fragment, branches, error.getInstanceNode());
+      return Diagnostic.error(Code.SCHEMA, file, doc.positions().valueAt(path), path, message);
+    }
+    switch (keyword) {
+      case "enum":
+      case "propertyNames": // the same key is reported by additionalProperties, with a hint
+        return null;
+      case "additionalProperties":
+        {
+          String name = error.getProperty();
+          FieldPath path = fieldPath(doc, instance + "/" + escape(name));
+          JsonNode known =
+              at(entry.root(), fragment.subList(0, fragment.size() - 1)).path("properties");
+          String hint = suggestion(name, known);
+          String message =
+              "unknown field \"" + name + "\"" + (hint == null ? "" : "; did you mean \"" + hint + "\"?");
+          return Diagnostic.error(Code.UNKNOWN_FIELD, file, doc.positions().at(path), path, message);
+        }
+      case "required":
+        {
+          FieldPath path = fieldPath(doc, instance + "/" + escape(error.getProperty()));
+          return Diagnostic.error(
+              Code.REQUIRED, file, doc.positions().at(path), path, "Required value");
+        }
+      default:
+        {
+          FieldPath path = fieldPath(doc, instance);
+          Position at = doc.positions().valueAt(path);
+          return Diagnostic.error(Code.SCHEMA, file, at, path, message(error));
+        }
+    }
+  }
+
+  private static String message(Error error) {
+    JsonNode schema = error.getSchemaNode();
+    return switch (error.getKeyword()) {
+      case "type" -> "must be " + typeWords(schema) + ", not " + article(typeOf(error.getInstanceNode()));
+      case "maximum" -> "must be at most " + schema.asText();
+      case "minimum" -> "must be at least " + schema.asText();
+      case "exclusiveMaximum" -> "must be less than " + schema.asText();
+      case "exclusiveMinimum" -> "must be greater than " + schema.asText();
+      case "const" -> "must be " + schema;
+      default -> error.getMessage();
+    };
+  }
+
+  /** One message for a failed anyOf/oneOf, such as an IntOrString or a Quantity. */
+  private static String alternativesMessage(
+      List<Object> fragment, JsonNode branches, JsonNode instance) {
+    boolean quantity = fragment.size() > 1 && QUANTITY_DEF.equals(fragment.get(1));
+    String expected;
+    if (quantity) {
+      expected = "a quantity such as 2, 500m or 1Gi";
+    } else {
+      List<String> words = new ArrayList<>();
+      for (JsonNode branch : branches) {
+        for (String word : typeNames(branch.path("type"))) {
+          String withArticle = article(word);
+          if (!words.contains(withArticle)) {
+            words.add(withArticle);
+          }
+        }
+      }
+      expected = words.isEmpty() ? "one of the allowed forms" : String.join(" or ", words);
+    }
+    String actual = instance != null && instance.isTextual() ? instance.toString() : article(typeOf(instance));
+    return "must be " + expected + ", not " + actual;
+  }
+
+  private static String typeWords(JsonNode type) {
+    List<String> words = new ArrayList<>();
+    for (String name : typeNames(type)) {
+      words.add(article(name));
+    }
+    return String.join(" or ", words);
+  }
+
+  private static List<String> typeNames(JsonNode type) {
+    List<String> names = new ArrayList<>();
+    if (type.isTextual()) {
+      names.add(yamlWord(type.asText()));
+    } else if (type.isArray()) {
+      type.forEach(t -> names.add(yamlWord(t.asText())));
+    }
+    return names;
+  }
+
+  /** JSON Schema's type names in the words a YAML author uses. */
+  private static String yamlWord(String jsonType) {
+    return switch (jsonType) {
+      case "object" -> "map";
+      case "array" -> "list";
+      default -> jsonType;
+    };
+  }
+
+  private static String typeOf(JsonNode node) {
+    if (node == null || node.isMissingNode()) {
+      return "nothing";
+    }
+    if (node.isTextual() || node.isBinary()) {
+      return "string";
+    }
+    if (node.isIntegralNumber()) {
+      return "integer";
+    }
+    if (node.isNumber()) {
+      return "number";
+    }
+    if (node.isBoolean()) {
+      return "boolean";
+    }
+    if (node.isObject()) {
+      return "map";
+    }
+    if (node.isArray()) {
+      return "list";
+    }
+    return "null";
+  }
+
+  private static String article(String word) {
+    if (word.equals("null") || word.equals("nothing")) {
+      return word;
+    }
+    return (word.startsWith("i") ? "an " : "a ") + word;
+  }
+
+  // ----- "did you mean" ---------------------------------------------------------------------
+
+  /**
+   * The known field closest to {@code name} by Damerau–Levenshtein distance (ties broken
+   * alphabetically), when it is close enough to be a likely typo: at most 2 edits or a third of
+   * the name, and fewer edits than either word has letters (so "foo" never becomes "os").
+   */
+  static String suggestion(String name, JsonNode knownProperties) {
+    String best = null;
+    int bestDistance = Integer.MAX_VALUE;
+    for (Iterator<String> it = knownProperties.fieldNames(); it.hasNext(); ) {
+      String candidate = it.next();
+      int d = distance(name, candidate);
+      if (d < bestDistance || (d == bestDistance && candidate.compareTo(best) < 0)) {
+        best = candidate;
+        bestDistance = d;
+      }
+    }
+    if (best == null) {
+      return null;
+    }
+    boolean close = bestDistance <= 2 || bestDistance <= name.length() / 3;
+    boolean meaningful = bestDistance < Math.min(name.length(), best.length());
+    return close && meaningful ? best : null;
+  }
+
+  /** Optimal-string-alignment distance: insertions, deletions, substitutions, transpositions. */
+  static int distance(String a, String b) {
+    int n = a.length();
+    int m = b.length();
+    int[][] d = new int[n + 1][m + 1];
+    for (int i = 0; i <= n; i++) {
+      d[i][0] = i;
+    }
+    for (int j = 0; j <= m; j++) {
+      d[0][j] = j;
+    }
+    for (int i = 1; i <= n; i++) {
+      for (int j = 1; j <= m; j++) {
+        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+        int best = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+          best = Math.min(best, d[i - 2][j - 2] + 1);
+        }
+        d[i][j] = best;
+      }
+    }
+    return d[n][m];
+  }
+
+  // ----- paths ------------------------------------------------------------------------------
+
+  private static FieldPath fieldPath(Document doc, String pointer) {
+    JsonNode root = doc.root();
+    return FieldPath.fromPointer(pointer, prefix -> root.at(prefix).isArray());
+  }
+
+  /** RFC 6901 pointer of a networknt path, built from its elements so escaping is ours. */
+  private static String pointer(NodePath path) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < path.getNameCount(); i++) {
+      out.append('/').append(escape(String.valueOf(path.getElement(i))));
+    }
+    return out.toString();
+  }
+
+  private static List<Object> elements(NodePath path) {
+    List<Object> out = new ArrayList<>(path.getNameCount());
+    for (int i = 0; i < path.getNameCount(); i++) {
+      out.add(path.getElement(i));
+    }
+    return out;
+  }
+
+  private static int lastIndexOfAlternatives(List<Object> fragment) {
+    for (int i = fragment.size() - 1; i >= 0; i--) {
+      Object e = fragment.get(i);
+      if ("anyOf".equals(e) || "oneOf".equals(e)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static JsonNode at(JsonNode root, List<Object> elements) {
+    StringBuilder pointer = new StringBuilder();
+    for (Object e : elements) {
+      pointer.append('/').append(escape(String.valueOf(e)));
+    }
+    return root.at(JsonPointer.compile(pointer.toString()));
+  }
+
+  private static String escape(String segment) {
+    return segment.indexOf('~') < 0 && segment.indexOf('/') < 0
+        ? segment
+        : segment.replace("~", "~0").replace("/", "~1");
+  }
+}
