@@ -32,8 +32,7 @@ import java.util.TreeSet;
 
 /**
  * Checks a raw document tree against the JSON Schema of its kind and version, and turns every
- * violation into a {@link Diagnostic} with an upstream-style field path; immutable and
- * thread-safe.
+ * violation into a {@link Diagnostic} with an upstream-style field path; immutable and thread-safe.
  *
  * <p>This is the only class that knows networknt's json-schema-validator, and the only one that
  * knows where the schema files live on the classpath.
@@ -90,7 +89,8 @@ public final class SchemaValidator {
                             loader
                                 .fetchRemoteResources(false)
                                 .schemaIdResolvers(
-                                    ids -> ids.mapPrefix(ID_PREFIX, "classpath:" + CLASSPATH_DIR))));
+                                    ids ->
+                                        ids.mapPrefix(ID_PREFIX, "classpath:" + CLASSPATH_DIR))));
     ObjectMapper json = new ObjectMapper();
     Map<String, Map<String, Entry>> entries = new TreeMap<>();
     for (String file : FILES) {
@@ -103,7 +103,9 @@ public final class SchemaValidator {
       }
       String apiVersion = root.path("properties").path("apiVersion").path("const").asText("");
       String kind = root.path("properties").path("kind").path("const").asText("");
-      if (apiVersion.isEmpty() || kind.isEmpty() || !root.path("$id").asText().equals(ID_PREFIX + file)) {
+      if (apiVersion.isEmpty()
+          || kind.isEmpty()
+          || !root.path("$id").asText().equals(ID_PREFIX + file)) {
         throw new IllegalStateException(file + " must name its $id, apiVersion and kind");
       }
       Schema schema = registry.getSchema(SchemaLocation.of(ID_PREFIX + file), root);
@@ -210,8 +212,12 @@ public final class SchemaValidator {
               at(entry.root(), fragment.subList(0, fragment.size() - 1)).path("properties");
           String hint = suggestion(name, known);
           String message =
-              "unknown field \"" + name + "\"" + (hint == null ? "" : "; did you mean \"" + hint + "\"?");
-          return Diagnostic.error(Code.UNKNOWN_FIELD, file, doc.positions().at(path), path, message);
+              "unknown field \""
+                  + name
+                  + "\""
+                  + (hint == null ? "" : "; did you mean \"" + hint + "\"?");
+          return Diagnostic.error(
+              Code.UNKNOWN_FIELD, file, doc.positions().at(path), path, message);
         }
       case "required":
         {
@@ -231,7 +237,8 @@ public final class SchemaValidator {
   private static String message(Error error) {
     JsonNode schema = error.getSchemaNode();
     return switch (error.getKeyword()) {
-      case "type" -> "must be " + typeWords(schema) + ", not " + article(typeOf(error.getInstanceNode()));
+      case "type" ->
+          "must be " + typeWords(schema) + ", not " + article(typeOf(error.getInstanceNode()));
       case "maximum" -> "must be at most " + schema.asText();
       case "minimum" -> "must be at least " + schema.asText();
       case "exclusiveMaximum" -> "must be less than " + schema.asText();
@@ -260,7 +267,8 @@ public final class SchemaValidator {
       }
       expected = words.isEmpty() ? "one of the allowed forms" : String.join(" or ", words);
     }
-    String actual = instance != null && instance.isTextual() ? instance.toString() : article(typeOf(instance));
+    String actual =
+        instance != null && instance.isTextual() ? instance.toString() : article(typeOf(instance));
     return "must be " + expected + ", not " + actual;
   }
 
@@ -327,8 +335,8 @@ public final class SchemaValidator {
 
   /**
    * The known field closest to {@code name} by Damerau–Levenshtein distance (ties broken
-   * alphabetically), when it is close enough to be a likely typo: at most 2 edits or a third of
-   * the name, and fewer edits than either word has letters (so "foo" never becomes "os").
+   * alphabetically), when it is close enough to be a likely typo: at most 2 edits or a third of the
+   * name, and fewer edits than either word has letters (so "foo" never becomes "os").
    */
   static String suggestion(String name, JsonNode knownProperties) {
     String best = null;
@@ -364,7 +372,10 @@ public final class SchemaValidator {
       for (int j = 1; j <= m; j++) {
         int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
         int best = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+        if (i > 1
+            && j > 1
+            && a.charAt(i - 1) == b.charAt(j - 2)
+            && a.charAt(i - 2) == b.charAt(j - 1)) {
           best = Math.min(best, d[i - 2][j - 2] + 1);
         }
         d[i][j] = best;

@@ -95,11 +95,15 @@ final class KubernetesSchemaGenerator {
     Set<Class<?>> seen = new java.util.HashSet<>(roots);
     while (!pending.isEmpty()) {
       Class<?> type = pending.removeFirst();
-      defs.put(defName(type), definition(type, nested -> {
-        if (seen.add(nested)) {
-          pending.addLast(nested);
-        }
-      }));
+      defs.put(
+          defName(type),
+          definition(
+              type,
+              nested -> {
+                if (seen.add(nested)) {
+                  pending.addLast(nested);
+                }
+              }));
     }
     return defs;
   }
@@ -196,7 +200,10 @@ final class KubernetesSchemaGenerator {
           .put("maximum", Integer.MAX_VALUE);
     }
     if (raw == Long.class || raw == long.class) {
-      return schema.put("type", "integer").put("minimum", Long.MIN_VALUE).put("maximum", Long.MAX_VALUE);
+      return schema
+          .put("type", "integer")
+          .put("minimum", Long.MIN_VALUE)
+          .put("maximum", Long.MAX_VALUE);
     }
     if (raw == Boolean.class || raw == boolean.class) {
       return schema.put("type", "boolean");

@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * The published schema files are the hand-written job part ({@code schemas/src/schema-src/})
- * plus the Kubernetes definitions generated from fabric8; this test fails when a committed file
- * differs from what the two give today.
+ * The published schema files are the hand-written job part ({@code schemas/src/schema-src/}) plus
+ * the Kubernetes definitions generated from fabric8; this test fails when a committed file differs
+ * from what the two give today.
  *
  * <p>{@code -Dschemas.update=true} rewrites the files and then aborts, so an update run never
  * counts as a pass; it refuses to run on CI.
@@ -91,18 +91,20 @@ class SchemaFilesAreCurrentTest {
     assertThat(stale).as("published schemas without a source in %s", SOURCES).isEmpty();
     assertThat(drifted.keySet())
         .as(
-            "schemas out of date; run `mvn -B -pl compiler -am test -Dtest=SchemaFilesAreCurrentTest"
-                + " -Dsurefire.failIfNoSpecifiedTests=false -Dschemas.update=true`")
+            "schemas out of date; run `mvn -B -pl compiler -am test"
+                + " -Dtest=SchemaFilesAreCurrentTest -Dsurefire.failIfNoSpecifiedTests=false"
+                + " -Dschemas.update=true`")
         .isEmpty();
   }
 
   @Test
   void generatedDefinitionsCloseEveryObject() {
     Map<String, ObjectNode> generated = new KubernetesSchemaGenerator().generate(ROOTS);
-    assertThat(generated).containsKeys(
-        "io.k8s.api.core.v1.PodTemplateSpec",
-        "io.k8s.api.core.v1.Container",
-        "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
+    assertThat(generated)
+        .containsKeys(
+            "io.k8s.api.core.v1.PodTemplateSpec",
+            "io.k8s.api.core.v1.Container",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta");
     generated.forEach(
         (name, def) -> {
           if (def.has("properties")) {
@@ -112,6 +114,51 @@ class SchemaFilesAreCurrentTest {
         });
     assertThat(generated.get("io.k8s.api.core.v1.Container").get("required").toString())
         .isEqualTo("[\"name\"]");
+  }
+
+  @Test
+  void everyPublishedSchemaIsKnownToTheValidator() throws IOException {
+    List<String> published = list(PUBLISHED).stream().map(p -> p.getFileName().toString()).toList();
+    assertThat(SchemaValidator.FILES).containsExactlyInAnyOrderElementsOf(published);
+  }
+
+  @Test
+  void everySchemaHasTheAgreedShape() throws IOException {
+    for (Path file : list(PUBLISHED)) {
+      String name = file.getFileName().toString();
+      JsonNode schema = JSON.readTree(Files.readString(file));
+      assertThat(schema.get("$schema").asText())
+          .isEqualTo("https://json-schema.org/draft/2020-12/schema");
+      assertThat(schema.get("$id").asText()).isEqualTo("https://jobc.dev/schemas/" + name);
+      assertThat(schema.get("title").asText()).isNotBlank();
+      List<String> properties = new java.util.ArrayList<>();
+      schema.get("properties").fieldNames().forEachRemaining(properties::add);
+      assertThat(properties)
+          .as(name)
+          .containsExactlyInAnyOrder("apiVersion", "kind", "metadata", "spec", "status");
+      assertThat(schema.get("required").toString())
+          .isEqualTo("[\"apiVersion\",\"kind\",\"metadata\"]");
+      assertThat(schema.at("/properties/kind/const").asText()).isEqualTo("MPIJob");
+      assertThat(schema.at("/properties/apiVersion/const").asText())
+          .isEqualTo("kubeflow.org/" + name.replaceAll(".*-(v[0-9a-z]+)\\.schema\\.json", "$1"));
+      assertClosed(name, "", schema);
+    }
+  }
+
+  /** Every object with declared properties rejects others (status declares none). */
+  private static void assertClosed(String file, String pointer, JsonNode node) {
+    if (node.isObject()) {
+      if (node.has("properties")) {
+        assertThat(node.path("additionalProperties").asBoolean(true))
+            .as("%s%s is closed", file, pointer)
+            .isFalse();
+      }
+      node.properties().forEach(e -> assertClosed(file, pointer + "/" + e.getKey(), e.getValue()));
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        assertClosed(file, pointer + "/" + i, node.get(i));
+      }
+    }
   }
 
   /**

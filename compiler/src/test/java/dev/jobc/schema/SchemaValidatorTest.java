@@ -188,6 +188,28 @@ class SchemaValidatorTest {
   }
 
   @Test
+  void describesNumbersAndNullsInYamlWords() {
+    ObjectNode job = pi();
+    ObjectNode runPolicy = (ObjectNode) spec(job).get("runPolicy");
+    runPolicy.put("activeDeadlineSeconds", new java.math.BigInteger("99999999999999999999"));
+    runPolicy.put("backoffLimit", 2.5);
+    container(job, "Worker").putNull("securityContext");
+
+    assertThat(validate(job))
+        .extracting(Diagnostic::code, Diagnostic::path, Diagnostic::message)
+        .containsExactlyInAnyOrder(
+            tuple(
+                Code.SCHEMA,
+                "spec.runPolicy.activeDeadlineSeconds",
+                "must be at most 9223372036854775807"),
+            tuple(Code.SCHEMA, "spec.runPolicy.backoffLimit", "must be an integer, not a number"),
+            tuple(
+                Code.SCHEMA,
+                WORKER_PATH + ".template.spec.containers[0].securityContext",
+                "must be a map, not null"));
+  }
+
+  @Test
   void leavesEnumViolationsToTheSemanticValidator() {
     ObjectNode job = pi();
     ((ObjectNode) spec(job).get("runPolicy")).put("cleanPodPolicy", "Sometimes");
@@ -269,11 +291,15 @@ class SchemaValidatorTest {
         new SourceIndex(
             new Position(1, 1),
             Map.of(
-                "/spec/slotPerWorker", new Position(9, 3),
-                WORKER + "/replicas", new Position(20, 7)),
+                "/spec/slotPerWorker",
+                new Position(9, 3),
+                WORKER + "/replicas",
+                new Position(20, 7)),
             Map.of(
-                "/spec/slotPerWorker", new Position(9, 18),
-                WORKER + "/replicas", new Position(20, 17)));
+                "/spec/slotPerWorker",
+                new Position(9, 18),
+                WORKER + "/replicas",
+                new Position(20, 17)));
     Document doc = new Document(new Source("job.yaml", ""), 0, job, positions);
 
     assertThat(SCHEMAS.validate(doc, V2BETA1, MPIJOB))
@@ -339,7 +365,14 @@ class SchemaValidatorTest {
   void suggestsOnlyCloseNames(String typed, String expected) {
     ObjectNode known = new ObjectMapper().createObjectNode();
     for (String name :
-        List.of("slotsPerWorker", "image", "containers", "Launcher", "Worker", "os", "mpiImplementation")) {
+        List.of(
+            "slotsPerWorker",
+            "image",
+            "containers",
+            "Launcher",
+            "Worker",
+            "os",
+            "mpiImplementation")) {
       known.putObject(name);
     }
     String suggestion = SchemaValidator.suggestion(typed, known);
