@@ -189,7 +189,7 @@ public final class SchemaValidator {
     String file = doc.source().name();
     String instance = pointer(error.getInstanceLocation());
     List<Object> fragment = elements(error.getSchemaLocation().getFragment());
-    int alternatives = lastIndexOfAlternatives(fragment);
+    int alternatives = indexOfAlternatives(fragment);
     if (alternatives >= 0) {
       String group = instance + "#" + fragment.subList(0, alternatives + 1);
       if (!alternativesSeen.add(group)) {
@@ -408,10 +408,15 @@ public final class SchemaValidator {
     return out;
   }
 
-  private static int lastIndexOfAlternatives(List<Object> fragment) {
-    for (int i = fragment.size() - 1; i >= 0; i--) {
+  /**
+   * Where the outermost anyOf/oneOf of a schema location is, or -1; a segment right after {@code
+   * properties} is a field name, not a keyword.
+   */
+  private static int indexOfAlternatives(List<Object> fragment) {
+    for (int i = 0; i < fragment.size(); i++) {
       Object e = fragment.get(i);
-      if ("anyOf".equals(e) || "oneOf".equals(e)) {
+      if (("anyOf".equals(e) || "oneOf".equals(e))
+          && (i == 0 || !"properties".equals(fragment.get(i - 1)))) {
         return i;
       }
     }

@@ -79,7 +79,8 @@ final class KubernetesSchemaGenerator {
    * followed by an optional binary suffix (Ki..Ei), decimal suffix (n, u, m, k, M..E) or exponent.
    */
   static final String QUANTITY_PATTERN =
-      "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)))?$";
+      "^[+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)"
+          + "(([KMGTPE]i)|[numkMGTPE]|([eE][+-]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)))?$";
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
