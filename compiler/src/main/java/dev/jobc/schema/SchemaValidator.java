@@ -28,6 +28,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeSet;
 
 /**
@@ -55,68 +56,105 @@ public final class SchemaValidator {
 
   private static final String QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
+  /** Kinds by the lower-case prefix of their schema file names. */
+  private static final Map<String, String> KINDS = Map.of("mpijob", "MPIJob");
+
   /** One compiled schema and what it was made from. */
   private record Entry(String apiVersion, String kind, String text, JsonNode root, Schema schema) {}
 
-  /** kind → apiVersion → entry; both levels sorted. */
-  private final Map<String, Map<String, Entry>> entries;
+  /** kind → apiVersion → schema file; both levels sorted. Known without reading any file. */
+  private final Map<String, Map<String, String>> files;
 
-  private SchemaValidator(Map<String, Map<String, Entry>> entries) {
-    this.entries = entries;
+  /** file → compiled schema, filled on first use: a CLI run pays only for the kinds it reads. */
+  private final Map<String, Entry> compiled = new ConcurrentHashMap<>();
+
+  private volatile SchemaRegistry registry;
+
+  private SchemaValidator(Map<String, Map<String, String>> files) {
+    this.files = files;
   }
 
   /**
-   * Reads and compiles every schema once. Call it once and share the result; it never touches the
-   * network (the {@code $id} prefix resolves to the classpath, and remote fetching is off).
-   *
-   * @throws IllegalStateException if a schema file is missing or malformed (a packaging defect)
+   * Indexes every schema jobc ships; each is read and compiled once, on first use. Share the
+   * result; it never touches the network (the {@code $id} prefix resolves to the classpath, and
+   * remote fetching is off).
    */
   public static SchemaValidator load() {
-    SchemaRegistry registry =
-        SchemaRegistry.withDefaultDialect(
-            SpecificationVersion.DRAFT_2020_12,
-            builder ->
-                builder
-                    .schemaRegistryConfig(
-                        SchemaRegistryConfig.builder()
-                            // Messages are built here from keywords and arguments; ROOT keeps
-                            // networknt's fallback text independent of the user's locale.
-                            .locale(Locale.ROOT)
-                            .preloadSchema(true)
-                            .build())
-                    .schemaLoader(
-                        loader ->
-                            loader
-                                .fetchRemoteResources(false)
-                                .schemaIdResolvers(
-                                    ids ->
-                                        ids.mapPrefix(ID_PREFIX, "classpath:" + CLASSPATH_DIR))));
-    ObjectMapper json = new ObjectMapper();
-    Map<String, Map<String, Entry>> entries = new TreeMap<>();
+    Map<String, Map<String, String>> files = new TreeMap<>();
     for (String file : FILES) {
-      String text = read(file);
-      JsonNode root;
-      try {
-        root = json.readTree(text);
-      } catch (IOException e) {
-        throw new IllegalStateException("malformed schema " + file, e);
+      // <kind>.<group>-<version>.schema.json; the file's own consts are checked on compile.
+      String base = file.substring(0, file.length() - ".schema.json".length());
+      int dot = base.indexOf('.');
+      int dash = base.lastIndexOf('-');
+      String kind = KINDS.get(base.substring(0, dot));
+      String apiVersion = base.substring(dot + 1, dash) + "/" + base.substring(dash + 1);
+      if (kind == null) {
+        throw new IllegalStateException("no kind known for schema " + file);
       }
-      String apiVersion = root.path("properties").path("apiVersion").path("const").asText("");
-      String kind = root.path("properties").path("kind").path("const").asText("");
-      if (apiVersion.isEmpty()
-          || kind.isEmpty()
-          || !root.path("$id").asText().equals(ID_PREFIX + file)) {
-        throw new IllegalStateException(file + " must name its $id, apiVersion and kind");
-      }
-      Schema schema = registry.getSchema(SchemaLocation.of(ID_PREFIX + file), root);
-      // Resolve every $ref now, so validation never compiles lazily from several threads.
-      schema.initializeValidators();
-      entries
-          .computeIfAbsent(kind, k -> new TreeMap<>())
-          .put(apiVersion, new Entry(apiVersion, kind, text, root, schema));
+      files.computeIfAbsent(kind, k -> new TreeMap<>()).put(apiVersion, file);
     }
-    entries.replaceAll((kind, versions) -> Collections.unmodifiableMap(versions));
-    return new SchemaValidator(Collections.unmodifiableMap(entries));
+    files.replaceAll((kind, versions) -> Collections.unmodifiableMap(versions));
+    return new SchemaValidator(Collections.unmodifiableMap(files));
+  }
+
+  private SchemaRegistry registry() {
+    SchemaRegistry r = registry;
+    if (r == null) {
+      synchronized (this) {
+        r = registry;
+        if (r == null) {
+          r = newRegistry();
+          registry = r;
+        }
+      }
+    }
+    return r;
+  }
+
+  private static SchemaRegistry newRegistry() {
+    return SchemaRegistry.withDefaultDialect(
+        SpecificationVersion.DRAFT_2020_12,
+        builder ->
+            builder
+                .schemaRegistryConfig(
+                    SchemaRegistryConfig.builder()
+                        // Messages are built here from keywords and arguments; ROOT keeps
+                        // networknt's fallback text independent of the user's locale.
+                        .locale(Locale.ROOT)
+                        .preloadSchema(true)
+                        .build())
+                .schemaLoader(
+                    loader ->
+                        loader
+                            .fetchRemoteResources(false)
+                            .schemaIdResolvers(
+                                ids -> ids.mapPrefix(ID_PREFIX, "classpath:" + CLASSPATH_DIR))));
+  }
+
+  /**
+   * Reads and compiles one schema file.
+   *
+   * @throws IllegalStateException if the file is missing or malformed (a packaging defect)
+   */
+  private Entry compile(String file) {
+    String text = read(file);
+    JsonNode root;
+    try {
+      root = new ObjectMapper().readTree(text);
+    } catch (IOException e) {
+      throw new IllegalStateException("malformed schema " + file, e);
+    }
+    String apiVersion = root.path("properties").path("apiVersion").path("const").asText("");
+    String kind = root.path("properties").path("kind").path("const").asText("");
+    if (apiVersion.isEmpty()
+        || kind.isEmpty()
+        || !root.path("$id").asText().equals(ID_PREFIX + file)) {
+      throw new IllegalStateException(file + " must name its $id, apiVersion and kind");
+    }
+    Schema schema = registry().getSchema(SchemaLocation.of(ID_PREFIX + file), root);
+    // Resolve every $ref now, so validation never compiles lazily from several threads.
+    schema.initializeValidators();
+    return new Entry(apiVersion, kind, text, root, schema);
   }
 
   private static String read(String file) {
@@ -133,12 +171,12 @@ public final class SchemaValidator {
 
   /** True when jobc has a schema for this apiVersion and kind. */
   public boolean supports(String apiVersion, String kind) {
-    return entry(apiVersion, kind) != null;
+    return file(apiVersion, kind) != null;
   }
 
   /** The apiVersions jobc accepts for {@code kind}, sorted; empty for unknown kinds. */
   public List<String> apiVersions(String kind) {
-    Map<String, Entry> versions = entries.get(kind);
+    Map<String, String> versions = files.get(kind);
     return versions == null ? List.of() : List.copyOf(versions.keySet());
   }
 
@@ -148,9 +186,21 @@ public final class SchemaValidator {
     return entry == null ? null : entry.text();
   }
 
-  private Entry entry(String apiVersion, String kind) {
-    Map<String, Entry> versions = entries.get(kind);
+  private String file(String apiVersion, String kind) {
+    Map<String, String> versions = files.get(kind);
     return versions == null ? null : versions.get(apiVersion);
+  }
+
+  private Entry entry(String apiVersion, String kind) {
+    String file = file(apiVersion, kind);
+    if (file == null) {
+      return null;
+    }
+    Entry entry = compiled.computeIfAbsent(file, this::compile);
+    if (!entry.apiVersion().equals(apiVersion) || !entry.kind().equals(kind)) {
+      throw new IllegalStateException(file + " declares " + entry.apiVersion() + " " + entry.kind());
+    }
+    return entry;
   }
 
   /**
