@@ -1,0 +1,17 @@
+package dev.jobc.bench;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The benchmark inputs compile, so {@code benchmarks.jar} measures the success path. */
+class CompileBenchmarkTest {
+  @ParameterizedTest
+  @ValueSource(ints = {2, 1000})
+  void inputCompiles(int workers) {
+    CompileBenchmark benchmark = new CompileBenchmark();
+    benchmark.workers = workers;
+    assertThatCode(benchmark::setUp).doesNotThrowAnyException();
+  }
+}
