@@ -1,68 +1,305 @@
 package dev.jobc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobc.api.MpiEra;
+import dev.jobc.api.MpiJob;
+import dev.jobc.api.MpiJobModel;
+import dev.jobc.defaults.MpiJobDefaults;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
-import dev.jobc.diag.Severity;
-import java.io.IOException;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Position;
+import dev.jobc.generate.HeadlessServiceGenerator;
+import dev.jobc.generate.LauncherJobGenerator;
+import dev.jobc.generate.LauncherRbacGenerator;
+import dev.jobc.generate.MpiConfigMapGenerator;
+import dev.jobc.generate.WorkerStatefulSetGenerator;
+import dev.jobc.load.Document;
+import dev.jobc.load.LoadResult;
+import dev.jobc.load.YamlLimits;
+import dev.jobc.load.YamlLoader;
+import dev.jobc.plan.MpiJobPlan;
+import dev.jobc.plan.MpiJobPlanner;
+import dev.jobc.render.ObjectTrees;
+import dev.jobc.render.Ordering;
+import dev.jobc.render.Templates;
+import dev.jobc.render.YamlWriter;
+import dev.jobc.schema.SchemaValidator;
+import dev.jobc.validate.MpiJobValidator;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Compiles job specs into Kubernetes objects. Instances are immutable and thread-safe; create one
- * and reuse it (it caches schemas and templates).
+ * and reuse it (it holds the compiled schemas and templates).
  *
- * <p>INTERIM: passes documents through unchanged; the real pipeline replaces this body.
+ * <p>The pipeline runs in {@link #compile} and nowhere else, in this order: parse → schema check of
+ * the raw tree → bind → defaults → validate → (stop if any error) → plan → generate → order →
+ * serialize. Every diagnostic of the run is collected; none stops the others from being found.
  */
 public final class ManifestCompiler {
-  private static final ObjectMapper YAML =
-      new ObjectMapper(
-          YAMLFactory.builder()
-              .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER)
-              .enable(YAMLGenerator.Feature.MINIMIZE_QUOTES)
-              .build());
+  private final YamlLoader loader;
+  private final SchemaValidator schemas;
+  private final YamlWriter writer;
+  private final LauncherRbacGenerator rbac = new LauncherRbacGenerator();
+  private final MpiConfigMapGenerator configMaps;
+  private final HeadlessServiceGenerator services = new HeadlessServiceGenerator();
+  private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
+  private final LauncherJobGenerator launchers = new LauncherJobGenerator();
 
-  public ManifestCompiler() {}
+  public ManifestCompiler() {
+    this(YamlLimits.defaults());
+  }
+
+  public ManifestCompiler(YamlLimits limits) {
+    this.loader = new YamlLoader(limits);
+    this.schemas = SchemaValidator.load();
+    this.writer = new YamlWriter();
+    this.configMaps = new MpiConfigMapGenerator(new Templates());
+  }
 
   /**
    * Runs the whole pipeline over every document of every source and returns all objects (in output
    * order) or all diagnostics. Never throws for bad input.
    */
   public CompileResult compile(List<Source> sources, CompileOptions options) {
-    List<OutputObject> out = new ArrayList<>();
-    List<Diagnostic> diags = new ArrayList<>();
-    for (Source s : sources) {
-      try (MappingIterator<JsonNode> it = YAML.readerFor(JsonNode.class).readValues(s.text())) {
-        while (it.hasNext()) {
-          JsonNode n = it.next();
-          if (n == null || n.isNull() || n.isMissingNode()) {
-            continue;
-          }
-          if (!n.path("kind").isTextual()) {
-            diags.add(new Diagnostic(Severity.ERROR, Code.REQUIRED, s.name(), 1, 1, "kind", "missing"));
-            continue;
-          }
-          out.add(
-              new OutputObject(
-                  n.path("apiVersion").asText(),
-                  n.path("kind").asText(),
-                  n.path("metadata").path("namespace").asText(),
-                  n.path("metadata").path("name").asText(),
-                  YAML.writeValueAsString(n)));
+    List<Diagnostic> diagnostics = new ArrayList<>();
+
+    // 1. Parse: YAML text → trees with positions.
+    List<Document> documents = new ArrayList<>();
+    for (Source source : sources) {
+      LoadResult loaded = loader.load(source);
+      documents.addAll(loaded.documents());
+      diagnostics.addAll(loaded.diagnostics());
+    }
+
+    // 2. Classify, and check job documents against their schema before binding.
+    List<Document> passThrough = new ArrayList<>();
+    List<Document> mpiJobs = new ArrayList<>();
+    for (Document doc : documents) {
+      switch (classify(doc, diagnostics)) {
+        case MPI_JOB -> {
+          diagnostics.addAll(schemas.validate(doc, apiVersion(doc), MpiJob.KIND));
+          mpiJobs.add(doc);
         }
-      } catch (IOException | RuntimeException e) {
-        diags.add(new Diagnostic(Severity.ERROR, Code.SYNTAX, s.name(), -1, -1, "", e.getMessage()));
+        case PASS_THROUGH -> passThrough.add(doc);
+        case REJECTED -> {}
       }
     }
-    return diags.isEmpty() ? new CompileResult(out, diags) : new CompileResult(List.of(), diags);
+
+    // 3-5. Bind, default, validate.
+    Map<MpiJobModel, Document> models = new HashMap<>();
+    List<MpiJobModel> ready = new ArrayList<>();
+    for (Document doc : mpiJobs) {
+      MpiJob bound;
+      try {
+        bound = ObjectTrees.bind(doc.root(), MpiJob.class);
+      } catch (IllegalArgumentException e) {
+        // The schema check has already said why (a value of the wrong type).
+        if (diagnostics.stream().noneMatch(d -> d.isError() && d.file().equals(doc.source().name()))) {
+          diagnostics.add(locate(doc, Finding.error(Code.SCHEMA, FieldPath.root(), firstLine(e))));
+        }
+        continue;
+      }
+      MpiEra era = MpiEra.of(bound.apiVersion()).orElseThrow();
+      MpiJobModel model = MpiJobDefaults.apply(bound, era, options.namespace());
+      for (Finding f : MpiJobValidator.validate(model, options.clusterDomain())) {
+        diagnostics.add(locate(doc, f));
+      }
+      models.put(model, doc);
+      ready.add(model);
+    }
+    diagnostics.sort(Diagnostic.ORDER);
+    if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
+      return new CompileResult(List.of(), diagnostics);
+    }
+
+    // 6-7. Plan and generate.
+    List<Rendered> rendered = new ArrayList<>();
+    for (MpiJobModel model : ready) {
+      MpiJobPlan plan = MpiJobPlanner.plan(model, options);
+      for (HasMetadata object : generate(plan)) {
+        rendered.add(new Rendered(ObjectTrees.tree(object), true, models.get(model)));
+      }
+    }
+    for (Document doc : passThrough) {
+      rendered.add(new Rendered((ObjectNode) doc.root(), false, doc));
+    }
+
+    // 8. Order, and refuse two objects with one identity (they would overwrite each other).
+    List<OutputObject> objects = new ArrayList<>(rendered.size());
+    Map<String, Document> seen = new HashMap<>();
+    for (Rendered r : rendered) {
+      JsonNode meta = r.tree().path("metadata");
+      OutputObject o =
+          new OutputObject(
+              r.tree().path("apiVersion").asText(),
+              r.tree().path("kind").asText(),
+              meta.path("namespace").asText(""),
+              meta.path("name").asText(),
+              // 9. Serialize: generated objects in canonical key order, others as written.
+              writer.write(r.tree(), r.canonical()));
+      String identity = group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
+      Document first = seen.putIfAbsent(identity, r.origin());
+      if (first != null) {
+        diagnostics.add(
+            locate(
+                r.origin(),
+                Finding.error(
+                    Code.DUPLICATE,
+                    FieldPath.root(),
+                    "Duplicate value: "
+                        + o.kind()
+                        + " \""
+                        + (o.namespace().isEmpty() ? "" : o.namespace() + "/")
+                        + o.name()
+                        + "\" is also produced by "
+                        + first.source().name()
+                        + ":"
+                        + first.positions().documentStart().line())));
+      }
+      objects.add(o);
+    }
+    diagnostics.sort(Diagnostic.ORDER);
+    if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
+      return new CompileResult(List.of(), diagnostics);
+    }
+    objects.sort(Ordering.ORDER);
+    return new CompileResult(objects, diagnostics);
   }
 
   /** The JSON Schema text used for an input kind, or {@code null} when the kind is not accepted. */
   public String schema(String apiVersion, String kind) {
-    return null;
+    return schemas.supports(apiVersion, kind) ? schemas.schemaText(apiVersion, kind) : null;
+  }
+
+  /** Every accepted (apiVersion, kind), for help texts: {@code kubeflow.org/v2beta1 MPIJob}. */
+  public List<String> acceptedKinds() {
+    return MpiEra.apiVersions().stream().map(v -> v + " " + MpiJob.KIND).toList();
+  }
+
+  private List<HasMetadata> generate(MpiJobPlan plan) {
+    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
+    out.add(configMaps.generate(plan));
+    out.add(services.generate(plan));
+    if (plan.workers() > 0) {
+      out.add(workers.generate(plan));
+    }
+    out.add(launchers.generate(plan));
+    return out;
+  }
+
+  private enum Disposition {
+    MPI_JOB,
+    PASS_THROUGH,
+    REJECTED
+  }
+
+  private record Rendered(ObjectNode tree, boolean canonical, Document origin) {}
+
+  private Disposition classify(Document doc, List<Diagnostic> diagnostics) {
+    JsonNode root = doc.root();
+    if (!root.isObject()) {
+      diagnostics.add(
+          locate(
+              doc,
+              Finding.error(
+                  Code.INVALID,
+                  FieldPath.root(),
+                  "a document must be a Kubernetes object (a map with apiVersion, kind and"
+                      + " metadata), not a " + (root.isArray() ? "list" : "scalar"))));
+      return Disposition.REJECTED;
+    }
+    List<Finding> missing = new ArrayList<>();
+    for (String field : List.of("apiVersion", "kind")) {
+      if (!root.path(field).isTextual() || root.path(field).asText().isEmpty()) {
+        missing.add(
+            Finding.error(Code.REQUIRED, FieldPath.of(field), "Required value: every object needs " + field));
+      }
+    }
+    if (!missing.isEmpty()) {
+      missing.forEach(f -> diagnostics.add(locate(doc, f)));
+      return Disposition.REJECTED;
+    }
+    String kind = root.path("kind").asText();
+    String apiVersion = apiVersion(doc);
+    if (MpiJob.KIND.equals(kind) && group(apiVersion).equals("kubeflow.org")) {
+      if (schemas.supports(apiVersion, kind) && MpiEra.of(apiVersion).isPresent()) {
+        return Disposition.MPI_JOB;
+      }
+      diagnostics.add(
+          locate(
+              doc,
+              Finding.error(
+                  Code.NOT_SUPPORTED,
+                  FieldPath.of("apiVersion"),
+                  "Unsupported value: \""
+                      + apiVersion
+                      + "\": supported values for MPIJob: "
+                      + MpiEra.apiVersions().stream()
+                          .map(v -> "\"" + v + "\"")
+                          .collect(Collectors.joining(", ")))));
+      return Disposition.REJECTED;
+    }
+    if (kind.equals("List") || kind.endsWith("List") && root.has("items")) {
+      diagnostics.add(
+          locate(
+              doc,
+              Finding.error(
+                  Code.NOT_SUPPORTED,
+                  FieldPath.of("kind"),
+                  "Unsupported value: \"" + kind + "\": write one document per object")));
+      return Disposition.REJECTED;
+    }
+    JsonNode name = root.path("metadata").path("name");
+    if (!name.isTextual() || name.asText().isEmpty()) {
+      diagnostics.add(
+          locate(
+              doc,
+              Finding.error(
+                  Code.REQUIRED,
+                  FieldPath.of("metadata", "name"),
+                  "Required value: every object passed through needs metadata.name")));
+      return Disposition.REJECTED;
+    }
+    return Disposition.PASS_THROUGH;
+  }
+
+  private static String apiVersion(Document doc) {
+    return doc.root().path("apiVersion").asText();
+  }
+
+  /** The API group of an apiVersion: {@code kubeflow.org/v1} → {@code kubeflow.org}, core → "". */
+  private static String group(String apiVersion) {
+    int slash = apiVersion.indexOf('/');
+    return slash < 0 ? "" : apiVersion.substring(0, slash);
+  }
+
+  /** Places a finding: at the field's key when it names a field, at the value for bad values. */
+  private static Diagnostic locate(Document doc, Finding f) {
+    Position at =
+        f.code() == Code.INVALID || f.code() == Code.NOT_SUPPORTED || f.code() == Code.SCHEMA
+            ? doc.positions().valueAt(f.path())
+            : doc.positions().at(f.path());
+    return new Diagnostic(
+        f.severity(),
+        f.code(),
+        doc.source().name(),
+        at.line(),
+        at.column(),
+        f.path().toString(),
+        f.message());
+  }
+
+  private static String firstLine(Exception e) {
+    String m = String.valueOf(e.getMessage());
+    int nl = m.indexOf('\n');
+    return nl < 0 ? m : m.substring(0, nl);
   }
 }

@@ -1,0 +1,29 @@
+package dev.jobc.generate;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Object metadata shared by generators. */
+final class Metadata {
+  private Metadata() {}
+
+  static ObjectMeta of(String name, String namespace, Map<String, String> labels) {
+    return new ObjectMetaBuilder()
+        .withName(name)
+        .withNamespace(namespace)
+        .withLabels(new LinkedHashMap<>(labels))
+        .build();
+  }
+
+  /** The user's labels with jobc's on top (jobc's win: selectors depend on them). */
+  static Map<String, String> merge(Map<String, String> user, Map<String, String> ours) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (user != null) {
+      out.putAll(user);
+    }
+    out.putAll(ours);
+    return out;
+  }
+}

@@ -1,0 +1,68 @@
+package dev.jobc.generate;
+
+import dev.jobc.plan.MpiJobPlan;
+import dev.jobc.plan.Naming;
+import io.fabric8.kubernetes.api.model.PodDNSConfig;
+import io.fabric8.kubernetes.api.model.PodDNSConfigBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+
+/** Pieces of pod templates that launcher and workers share. */
+final class PodTemplates {
+  /** File modes as mpi-operator sets them (JSON has no octal: 0555 = 365, 0444 = 292). */
+  static final int MODE_EXECUTABLE = 0555;
+
+  static final int MODE_READ_ONLY = 0444;
+
+  private PodTemplates() {}
+
+  /** A deep copy of the user's template, so generators never change their input. */
+  static PodTemplateSpec copy(PodTemplateSpec template) {
+    return new PodTemplateSpecBuilder(template).build();
+  }
+
+  /** The config volume with the given items, as {@code key → mode} pairs in order. */
+  static Volume configVolume(MpiJobPlan plan, Object... keyModes) {
+    var source = new VolumeBuilder().withName(Naming.CONFIG_VOLUME).withNewConfigMap();
+    source.withName(Naming.configMap(plan.name()));
+    for (int i = 0; i < keyModes.length; i += 2) {
+      String key = (String) keyModes[i];
+      source.addNewItem().withKey(key).withPath(key).withMode((Integer) keyModes[i + 1]).endItem();
+    }
+    return source.endConfigMap().build();
+  }
+
+  /**
+   * {@code hostNetwork} pods must resolve cluster names too: mpi-operator sets {@code
+   * ClusterFirstWithHostNet} on both launcher and workers.
+   */
+  static void dnsForHostNetwork(PodSpec spec) {
+    if (Boolean.TRUE.equals(spec.getHostNetwork())) {
+      spec.setDnsPolicy("ClusterFirstWithHostNet");
+    }
+  }
+
+  /**
+   * Appends {@code <job>.<ns>.svc.<domain>} to the DNS search path so short host names resolve.
+   * mpi-operator v2beta1 hard-codes {@code cluster.local} (fixed upstream by PR #832); jobc uses
+   * the cluster domain option when given.
+   */
+  static void appendSearch(MpiJobPlan plan, PodSpec spec) {
+    String domain = plan.clusterDomain() == null ? "cluster.local" : plan.clusterDomain();
+    String search = Naming.service(plan.name()) + "." + plan.namespace() + ".svc." + domain;
+    PodDNSConfig dns =
+        spec.getDnsConfig() == null
+            ? new PodDNSConfig()
+            : new PodDNSConfigBuilder(spec.getDnsConfig()).build();
+    var searches = new java.util.ArrayList<String>();
+    if (dns.getSearches() != null) {
+      searches.addAll(dns.getSearches());
+    }
+    searches.add(search);
+    dns.setSearches(searches);
+    spec.setDnsConfig(dns);
+  }
+}

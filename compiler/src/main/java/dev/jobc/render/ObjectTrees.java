@@ -1,0 +1,34 @@
+package dev.jobc.render;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
+/**
+ * Converts between trees and typed values with Jackson databind: raw input trees into {@code api}
+ * records (after the schema check), and fabric8 objects into trees for the writer. Immutable and
+ * thread-safe.
+ */
+public final class ObjectTrees {
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          // Unknown fields were already reported by the schema check; binding ignores them.
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
+          .build();
+
+  private ObjectTrees() {}
+
+  /** Binds a tree to {@code type}; throws {@link IllegalArgumentException} when it does not fit. */
+  public static <T> T bind(JsonNode tree, Class<T> type) {
+    return MAPPER.convertValue(tree, type);
+  }
+
+  /** The tree of a fabric8 (or any Jackson-serialisable) object. */
+  public static ObjectNode tree(Object value) {
+    return MAPPER.valueToTree(value);
+  }
+}

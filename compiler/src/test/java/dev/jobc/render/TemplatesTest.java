@@ -1,0 +1,55 @@
+package dev.jobc.render;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class TemplatesTest {
+  private final Templates templates = new Templates();
+
+  @Test
+  void hostfileFormatsPerImplementation() {
+    var hosts = List.of(Map.of("host", "a.b.c.svc", "slots", 1000), Map.of("host", "d", "slots", 2));
+    assertThat(templates.render("mpijob/hostfile.ftl", Map.of("hosts", hosts, "hydra", false)))
+        .isEqualTo("a.b.c.svc slots=1000\nd slots=2\n");
+    assertThat(templates.render("mpijob/hostfile.ftl", Map.of("hosts", hosts, "hydra", true)))
+        .isEqualTo("a.b.c.svc:1000\nd:2\n");
+  }
+
+  @Test
+  void emptyHostListGivesEmptyFile() {
+    assertThat(templates.render("mpijob/hostfile.ftl", Map.of("hosts", List.of(), "hydra", false)))
+        .isEmpty();
+    assertThat(templates.render("mpijob/discover_hosts.sh.ftl", Map.of("hosts", List.of())))
+        .isEqualTo("#!/bin/sh\n");
+  }
+
+  @Test
+  void shellSyntaxStaysLiteralAndValuesAreQuoted() {
+    String script =
+        templates.render(
+            "mpijob/kubexec.sh.ftl", Map.of("kubectl", "/opt/kube/kubectl", "container", "it's"));
+    assertThat(script)
+        .startsWith("#!/bin/sh\n")
+        .contains("\"${POD_NAME%%.*}\"")
+        .contains("--container 'it'\\''s' -- /bin/sh -c \"$*\"")
+        .endsWith("\n");
+  }
+
+  @Test
+  void aMissingVariableIsAnErrorNotAnEmptyString() {
+    assertThatThrownBy(() -> templates.render(
+                    "mpijob/hostfile.ftl", Map.of("hosts", List.of(Map.of("host", "a", "slots", 1)))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("hydra");
+  }
+
+  @Test
+  void shellQuote() {
+    assertThat(Templates.shellQuote("plain")).isEqualTo("'plain'");
+    assertThat(Templates.shellQuote("$(rm -rf /)")).isEqualTo("'$(rm -rf /)'");
+  }
+}

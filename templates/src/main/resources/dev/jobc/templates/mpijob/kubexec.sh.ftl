@@ -1,0 +1,14 @@
+<#-- The rsh agent of the kubexec transport (mpi-operator v1, without its set -x). -->
+#!/bin/sh
+# Usage: kubexec.sh HOST COMMAND...
+# Runs COMMAND in the worker pod behind HOST with kubectl exec instead of ssh.
+# HOST is a pod name or a name under the job's Service (pod.job.ns.svc...).
+set -eu
+POD_NAME=$1
+# Intel MPI and MPICH pass options such as -x before the host; skip them.
+while [ "${POD_NAME#-}" != "$POD_NAME" ]; do
+  shift
+  POD_NAME=$1
+done
+shift
+exec [=kubectl] exec "${POD_NAME%%.*}" <#if container??>--container [=shq(container)] </#if>-- /bin/sh -c "$*"
