@@ -2,10 +2,12 @@ package dev.jobc;
 
 import dev.jobc.validate.Dns;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Everything that steers a compilation besides the input text. Immutable; the CLI flags, Maven
- * parameters and Argo CD parameters all map onto this one record.
+ * parameters, Argo CD parameters and per-job annotations ({@code jobc.dev/...}) all map onto this
+ * one record, in that order of precedence (an annotation wins).
  *
  * @param namespace namespace for jobs whose {@code metadata.namespace} is empty, or {@code null}
  *     (then such a job is an error: the namespace is baked into host names and RBAC subjects)
@@ -14,11 +16,55 @@ import java.util.List;
  *     without {@code --cluster-domain}
  * @param kubectlImage image of the init container that copies {@code kubectl} for {@code
  *     kubexec.sh}; it must have {@code sh}, {@code cp} and {@code kubectl} on its PATH
+ * @param sidecarImage image of the jobc runtime sidecar ({@code jobc-sidecar})
+ * @param transport how the launcher reaches workers
+ * @param sshSecret existing Secret with SSH keys for {@link Transport#SSH}, or {@code null}
+ * @param gangScheduler {@code volcano}, {@code scheduler-plugins} or another scheduler name for
+ *     gang scheduling, or {@code null} for none
+ * @param workers what runs the workers
+ * @param gpusPerNode per-node GPU count for v1alpha1 {@code gpus:} totals without {@code
+ *     gpusPerNode}
+ * @param unitsPerNode per-node count for v1alpha1 {@code processingUnits:} totals without {@code
+ *     processingUnitsPerNode}
  */
-public record CompileOptions(String namespace, String clusterDomain, String kubectlImage) {
+public record CompileOptions(
+    String namespace,
+    String clusterDomain,
+    String kubectlImage,
+    String sidecarImage,
+    Transport transport,
+    String sshSecret,
+    String gangScheduler,
+    WorkerKind workers,
+    int gpusPerNode,
+    int unitsPerNode) {
 
   /** Default for {@link #kubectlImage}: an image with a shell and kubectl on the PATH. */
   public static final String DEFAULT_KUBECTL_IMAGE = "docker.io/alpine/k8s:1.32.4";
+
+  /** Default for {@link #sidecarImage}. */
+  public static final String DEFAULT_SIDECAR_IMAGE = "ghcr.io/jobc-dev/jobc-sidecar:0.1.0";
+
+  /** Default for {@link #gpusPerNode} and {@link #unitsPerNode} (mpi-operator's deployment). */
+  public static final int DEFAULT_PER_NODE = 8;
+
+  /** How the launcher runs processes on workers. */
+  public enum Transport {
+    /** {@code kubectl exec} through {@code kubexec.sh} (mpi-operator v1); no keys needed. */
+    KUBEXEC,
+    /** SSH with keys from an existing Secret (mpi-operator v2beta1). */
+    SSH
+  }
+
+  /** What runs the workers. */
+  public enum WorkerKind {
+    /** A StatefulSet {@code <job>-worker} (default). */
+    STATEFUL_SET,
+    /** Bare Pods {@code <job>-worker-<i>} (mpi-operator v1/v2 shape). */
+    PODS
+  }
+
+  private static final Pattern IMAGE = Pattern.compile("[^\\s\"'\\\\$`]+");
 
   public CompileOptions {
     if (namespace != null) {
@@ -27,28 +73,105 @@ public record CompileOptions(String namespace, String clusterDomain, String kube
     if (clusterDomain != null) {
       requireValid("cluster domain", clusterDomain, Dns.dns1123Subdomain(clusterDomain));
     }
-    if (kubectlImage == null || kubectlImage.isBlank() || !kubectlImage.matches("[^\\s\"'\\\\$`]+")) {
-      throw new IllegalArgumentException(
-          "kubectl image must be a non-empty image reference without spaces or quotes: "
-              + kubectlImage);
+    requireImage("kubectl image", kubectlImage);
+    requireImage("sidecar image", sidecarImage);
+    if (transport == null || workers == null) {
+      throw new IllegalArgumentException("transport and workers are required");
+    }
+    if (sshSecret != null) {
+      requireValid("SSH secret name", sshSecret, Dns.dns1123Subdomain(sshSecret));
+    }
+    if (gangScheduler != null && gangScheduler.isEmpty()) {
+      gangScheduler = null;
+    }
+    if (gangScheduler != null) {
+      requireValid("gang scheduler", gangScheduler, Dns.dns1123Subdomain(gangScheduler));
+    }
+    if (gpusPerNode < 1 || unitsPerNode < 1) {
+      throw new IllegalArgumentException("per-node counts must be at least 1");
     }
   }
 
-  /** No namespace fallback, no cluster domain, the default kubectl image. */
+  /** No namespace fallback, no cluster domain, kubexec transport, StatefulSet workers. */
   public static CompileOptions defaults() {
-    return new CompileOptions(null, null, DEFAULT_KUBECTL_IMAGE);
+    return new CompileOptions(
+        null,
+        null,
+        DEFAULT_KUBECTL_IMAGE,
+        DEFAULT_SIDECAR_IMAGE,
+        Transport.KUBEXEC,
+        null,
+        null,
+        WorkerKind.STATEFUL_SET,
+        DEFAULT_PER_NODE,
+        DEFAULT_PER_NODE);
   }
 
   public CompileOptions withNamespace(String value) {
-    return new CompileOptions(value, clusterDomain, kubectlImage);
+    return new CompileOptions(
+        value, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
+        workers, gpusPerNode, unitsPerNode);
   }
 
   public CompileOptions withClusterDomain(String value) {
-    return new CompileOptions(namespace, value, kubectlImage);
+    return new CompileOptions(
+        namespace, value, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
+        workers, gpusPerNode, unitsPerNode);
   }
 
   public CompileOptions withKubectlImage(String value) {
-    return new CompileOptions(namespace, clusterDomain, value);
+    return new CompileOptions(
+        namespace, clusterDomain, value, sidecarImage, transport, sshSecret, gangScheduler,
+        workers, gpusPerNode, unitsPerNode);
+  }
+
+  public CompileOptions withSidecarImage(String value) {
+    return new CompileOptions(
+        namespace, clusterDomain, kubectlImage, value, transport, sshSecret, gangScheduler,
+        workers, gpusPerNode, unitsPerNode);
+  }
+
+  public CompileOptions withTransport(Transport value) {
+    return new CompileOptions(
+        namespace, clusterDomain, kubectlImage, sidecarImage, value, sshSecret, gangScheduler,
+        workers, gpusPerNode, unitsPerNode);
+  }
+
+  public CompileOptions withSshSecret(String value) {
+    return new CompileOptions(
+        namespace, clusterDomain, kubectlImage, sidecarImage, transport, value, gangScheduler,
+        workers, gpusPerNode, unitsPerNode);
+  }
+
+  public CompileOptions withGangScheduler(String value) {
+    return new CompileOptions(
+        namespace, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, value,
+        workers, gpusPerNode, unitsPerNode);
+  }
+
+  public CompileOptions withWorkers(WorkerKind value) {
+    return new CompileOptions(
+        namespace, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
+        value, gpusPerNode, unitsPerNode);
+  }
+
+  public CompileOptions withGpusPerNode(int value) {
+    return new CompileOptions(
+        namespace, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
+        workers, value, unitsPerNode);
+  }
+
+  public CompileOptions withUnitsPerNode(int value) {
+    return new CompileOptions(
+        namespace, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
+        workers, gpusPerNode, value);
+  }
+
+  private static void requireImage(String what, String image) {
+    if (image == null || image.isBlank() || !IMAGE.matcher(image).matches()) {
+      throw new IllegalArgumentException(
+          what + " must be a non-empty image reference without spaces or quotes: " + image);
+    }
   }
 
   private static void requireValid(String what, String value, List<String> problems) {
