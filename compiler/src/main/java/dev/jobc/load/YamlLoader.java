@@ -37,6 +37,7 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -713,6 +714,7 @@ public final class YamlLoader {
               codePointPosition(r.getPosition()),
               FieldPath.root(),
               String.format(
+                  Locale.ROOT,
                   "character U+%04X is not allowed in YAML; escape it in a double-quoted string",
                   r.getCodePoint()));
           return;
