@@ -1,0 +1,525 @@
+package dev.jobc.render;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Writes one tree as one YAML document in jobc's canonical style; the only class in jobc that
+ * writes YAML. Immutable and thread-safe.
+ *
+ * <p>The layout is kubectl's (go-yaml's): 2-space indentation, list items at their key's column,
+ * {@code {}} and {@code []} for empty containers, literal blocks for multi-line text. A string is
+ * quoted exactly when a YAML 1.1 or 1.2 reader (SnakeYAML, PyYAML, go-yaml) could read it back as
+ * something else, so the output means the same to every consumer. Output is independent of locale,
+ * time zone and JDK version.
+ */
+public final class YamlWriter {
+
+  /** Keys that lead every mapping in canonical order, in this order (Kubernetes convention). */
+  private static final List<String> LEADING_KEYS =
+      List.of(
+          "apiVersion",
+          "kind",
+          "metadata",
+          "name",
+          "generateName",
+          "namespace",
+          "labels",
+          "annotations");
+
+  private static final Comparator<String> CANONICAL =
+      Comparator.comparingInt(YamlWriter::rank).thenComparing(Comparator.naturalOrder());
+
+  /** Plain words some YAML reader takes for a null, a boolean, a merge key or a float. */
+  private static final Set<String> RESERVED =
+      Set.of(
+          "~", "null", "Null", "NULL",
+          "true", "True", "TRUE", "false", "False", "FALSE",
+          // YAML 1.1 booleans (go-yaml v2, PyYAML, SnakeYAML)
+          "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
+          "on", "On", "ON", "off", "Off", "OFF",
+          // YAML 1.1 merge and value keys
+          "<<", "=",
+          ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
+          ".nan", ".NaN", ".NAN");
+
+  // YAML 1.1 int and float (the union of SnakeYAML's and PyYAML's resolvers, with sexagesimals),
+  // and the timestamps they resolve. Applied only to short strings that start like a number.
+  private static final Pattern YAML11_INT =
+      Pattern.compile(
+          "[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)");
+  private static final Pattern YAML11_FLOAT =
+      Pattern.compile(
+          "[-+]?(?:\\.[0-9_]+|[0-9_]+(?:\\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?"
+              + "|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\\.[0-9_]*");
+  private static final Pattern TIMESTAMP =
+      Pattern.compile("[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt \\t].*)?", Pattern.DOTALL);
+
+  /** Longest implicit key YAML allows is 1024 chars; longer keys use the explicit "? " form. */
+  private static final int MAX_IMPLICIT_KEY = 1000;
+
+  public YamlWriter() {}
+
+  /**
+   * One YAML document (no {@code ---}), ending in exactly one newline. With {@code
+   * canonicalOrder}, every mapping lists {@code apiVersion, kind, metadata, name, generateName,
+   * namespace, labels, annotations} first and then its other keys by {@link String#compareTo};
+   * otherwise keys keep the tree's order.
+   */
+  public String write(JsonNode document, boolean canonicalOrder) {
+    Objects.requireNonNull(document, "document");
+    StringBuilder out = new StringBuilder(1024);
+    new Emitter(out, canonicalOrder).root(document);
+    return out.toString();
+  }
+
+  private static int rank(String key) {
+    int i = LEADING_KEYS.indexOf(key);
+    return i < 0 ? LEADING_KEYS.size() : i;
+  }
+
+  /** The writing of one document. */
+  private static final class Emitter {
+    private final StringBuilder out;
+    private final boolean canonical;
+
+    Emitter(StringBuilder out, boolean canonical) {
+      this.out = out;
+      this.canonical = canonical;
+    }
+
+    void root(JsonNode node) {
+      if (node.isObject() && node.size() > 0) {
+        mapping(node, 0, false, true);
+      } else if (node.isArray() && node.size() > 0) {
+        list(node, 0, false, true);
+      } else {
+        scalar(node, "", 2, true);
+      }
+    }
+
+    /** Entries of a non-empty mapping at {@code indent}; the first one's indent may be written. */
+    void mapping(JsonNode node, int indent, boolean firstWritten, boolean last) {
+      List<String> keys = keys(node);
+      for (int i = 0; i < keys.size(); i++) {
+        if (i > 0 || !firstWritten) {
+          pad(indent);
+        }
+        String key = keys.get(i);
+        String text = key(key);
+        boolean explicit = text.length() > MAX_IMPLICIT_KEY;
+        if (explicit) {
+          out.append("? ").append(text).append('\n');
+          pad(indent);
+        } else {
+          out.append(text);
+        }
+        out.append(':');
+        afterKey(node.get(key), indent, explicit, last && i == keys.size() - 1);
+      }
+    }
+
+    void afterKey(JsonNode value, int indent, boolean explicit, boolean last) {
+      if (value.isObject() && value.size() > 0) {
+        out.append('\n');
+        mapping(value, indent + 2, false, last);
+      } else if (value.isArray() && value.size() > 0) {
+        // kubectl puts list items at the key's column ("containers:\n- name: x").
+        out.append('\n');
+        list(value, explicit ? indent + 2 : indent, false, last);
+      } else {
+        scalar(value, " ", indent + 2, last);
+      }
+    }
+
+    /** Items of a non-empty list at {@code indent}; the first one's indent may be written. */
+    void list(JsonNode node, int indent, boolean firstWritten, boolean last) {
+      int n = node.size();
+      for (int i = 0; i < n; i++) {
+        if (i > 0 || !firstWritten) {
+          pad(indent);
+        }
+        out.append('-');
+        JsonNode item = node.get(i);
+        boolean lastItem = last && i == n - 1;
+        if (item.isObject() && item.size() > 0) {
+          out.append(' ');
+          mapping(item, indent + 2, true, lastItem);
+        } else if (item.isArray() && item.size() > 0) {
+          out.append(' ');
+          list(item, indent + 2, true, lastItem);
+        } else {
+          scalar(item, " ", indent + 2, lastItem);
+        }
+      }
+    }
+
+    /** A scalar or empty container after {@code lead}, then the line end. */
+    void scalar(JsonNode node, String lead, int blockIndent, boolean last) {
+      out.append(lead);
+      if (node.isTextual() || node.isBinary()) {
+        string(node.asText(), blockIndent, last);
+        return;
+      }
+      if (node.isObject()) {
+        out.append("{}");
+      } else if (node.isArray()) {
+        out.append("[]");
+      } else if (node.isNull()) {
+        out.append("null");
+      } else if (node.isBoolean()) {
+        out.append(node.booleanValue() ? "true" : "false");
+      } else if (node.isIntegralNumber()) {
+        out.append(node.bigIntegerValue().toString());
+      } else if (node.isNumber()) {
+        out.append(formatDouble(node.doubleValue()));
+      } else {
+        throw new IllegalArgumentException("cannot write a " + node.getNodeType() + " node as YAML");
+      }
+      out.append('\n');
+    }
+
+    void string(String s, int blockIndent, boolean last) {
+      if (s.indexOf('\n') >= 0 && literalFits(s, last)) {
+        literal(s, blockIndent);
+      } else if (plainFits(s)) {
+        out.append(s).append('\n');
+      } else {
+        doubleQuoted(s);
+        out.append('\n');
+      }
+    }
+
+    /**
+     * A literal block whose chomping indicator keeps the text exact: {@code |-} without a final
+     * newline, {@code |} with one, {@code |+} with more.
+     */
+    void literal(String s, int indent) {
+      int end = s.length();
+      while (end > 0 && s.charAt(end - 1) == '\n') {
+        end--;
+      }
+      int trailing = s.length() - end;
+      out.append(trailing == 0 ? "|-" : trailing == 1 ? "|" : "|+").append('\n');
+      int start = 0;
+      while (start <= end) {
+        int nl = s.indexOf('\n', start);
+        if (nl < 0 || nl > end) {
+          nl = end;
+        }
+        if (nl > start) {
+          pad(indent);
+          out.append(s, start, nl);
+        }
+        out.append('\n');
+        start = nl + 1;
+      }
+      for (int i = 1; i < trailing; i++) {
+        out.append('\n');
+      }
+    }
+
+    String key(String key) {
+      if (key.indexOf('\n') < 0 && plainFits(key)) {
+        return key;
+      }
+      int mark = out.length();
+      doubleQuoted(key);
+      String quoted = out.substring(mark);
+      out.setLength(mark);
+      return quoted;
+    }
+
+    void doubleQuoted(String s) {
+      out.append('"');
+      for (int i = 0; i < s.length(); i++) {
+        char c = s.charAt(i);
+        switch (c) {
+          case '"' -> out.append("\\\"");
+          case '\\' -> out.append("\\\\");
+          case '\n' -> out.append("\\n");
+          case '\t' -> out.append("\\t");
+          case '\r' -> out.append("\\r");
+          case '\0' -> out.append("\\0");
+          case '\u0085' -> out.append("\\N");
+          case '\u2028' -> out.append("\\L");
+          case '\u2029' -> out.append("\\P");
+          default -> {
+            if (Character.isHighSurrogate(c)
+                && i + 1 < s.length()
+                && Character.isLowSurrogate(s.charAt(i + 1))) {
+              out.append(c).append(s.charAt(++i));
+            } else if (printable(c)) {
+              out.append(c);
+            } else if (c <= 0xFF) {
+              out.append(String.format(Locale.ROOT, "\\x%02X", (int) c));
+            } else {
+              out.append(String.format(Locale.ROOT, "\\u%04X", (int) c));
+            }
+          }
+        }
+      }
+      out.append('"');
+    }
+
+    List<String> keys(JsonNode node) {
+      List<String> keys = new ArrayList<>(node.size());
+      Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
+      while (it.hasNext()) {
+        keys.add(it.next().getKey());
+      }
+      if (canonical) {
+        keys.sort(CANONICAL);
+      }
+      return keys;
+    }
+
+    void pad(int indent) {
+      for (int i = 0; i < indent; i++) {
+        out.append(' ');
+      }
+    }
+  }
+
+  // --- style decisions (package-private for tests) -----------------------------------------------
+
+  /**
+   * Whether a multi-line string can be a literal block and read back exactly: only printable
+   * characters (tabs are fine), no trailing whitespace on a line (editors strip it, and go-yaml
+   * refuses it), a first non-empty line that does not start with a space (it would set the
+   * indentation), and no kept trailing blank lines at the very end of the document (the document
+   * ends in exactly one newline).
+   */
+  static boolean literalFits(String s, boolean last) {
+    boolean content = false;
+    boolean lineStart = true;
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\n') {
+        if (i > 0 && (s.charAt(i - 1) == ' ' || s.charAt(i - 1) == '\t')) {
+          return false;
+        }
+        lineStart = true;
+        continue;
+      }
+      if (c != '\t' && !printable(c) && !Character.isSurrogate(c)) {
+        return false;
+      }
+      if (Character.isSurrogate(c) && !validSurrogate(s, i)) {
+        return false;
+      }
+      if (lineStart && !content && c == ' ') {
+        return false;
+      }
+      content = true;
+      lineStart = false;
+    }
+    char lastChar = s.charAt(s.length() - 1);
+    if (lastChar == ' ' || lastChar == '\t') {
+      return false;
+    }
+    return content && !(last && s.endsWith("\n\n"));
+  }
+
+  /** Whether a one-line string can be written without quotes and read back as the same string. */
+  static boolean plainFits(String s) {
+    if (s.isEmpty() || RESERVED.contains(s)) {
+      return false;
+    }
+    char first = s.charAt(0);
+    if ("?:,[]{}#&*!|>'\"%@`".indexOf(first) >= 0) {
+      return false;
+    }
+    if (first == '-' && (s.length() == 1 || s.charAt(1) == ' ' || s.startsWith("---"))) {
+      return false;
+    }
+    if (s.startsWith("...")) {
+      return false;
+    }
+    char lastChar = s.charAt(s.length() - 1);
+    if (first == ' ' || lastChar == ' ' || lastChar == ':') {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == '\t' || !printable(c) || (Character.isSurrogate(c) && !validSurrogate(s, i))) {
+        return false;
+      }
+      if (c == ':' && i + 1 < s.length() && s.charAt(i + 1) == ' ') {
+        return false;
+      }
+      if (c == '#' && s.charAt(i - 1) == ' ') {
+        return false;
+      }
+    }
+    boolean numeric = first == '+' || first == '-' || first == '.' || (first >= '0' && first <= '9');
+    return !(numeric && looksNumeric(s));
+  }
+
+  /** Whether some YAML reader resolves a plain scalar starting like a number to a non-string. */
+  private static boolean looksNumeric(String s) {
+    if (s.length() > 256) {
+      // Regexes with repeated groups recurse per repetition; long strings get a cheap, strict
+      // check instead (quote anything made only of number characters).
+      for (int i = 0; i < s.length(); i++) {
+        if ("0123456789_:.+-eEoOxXabcdefABCDEF".indexOf(s.charAt(i)) < 0) {
+          return false;
+        }
+      }
+      return true;
+    }
+    return goNumber(s)
+        || YAML11_INT.matcher(s).matches()
+        || YAML11_FLOAT.matcher(s).matches()
+        || TIMESTAMP.matcher(s).matches();
+  }
+
+  /**
+   * go-yaml v2's numbers (as jobc's loader reads them): Go's {@code ParseInt(s, 0, 64)} syntax after
+   * removing underscores ({@code 0x1F}, {@code 0o755}, {@code 0b1}, {@code 0755}), or its float
+   * syntax {@code [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?}.
+   */
+  private static boolean goNumber(String text) {
+    String s = text.replace("_", "");
+    int i = 0;
+    int n = s.length();
+    if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+      i++;
+    }
+    if (i < n - 1 && s.charAt(i) == '0') {
+      char p = s.charAt(i + 1);
+      int radix = p == 'x' || p == 'X' ? 16 : p == 'o' || p == 'O' ? 8 : p == 'b' || p == 'B' ? 2 : 0;
+      if (radix != 0 && digitsOnly(s, i + 2, radix)) {
+        return true;
+      }
+    }
+    int intDigits = 0;
+    while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+      i++;
+      intDigits++;
+    }
+    int fracDigits = 0;
+    if (i < n && s.charAt(i) == '.') {
+      i++;
+      while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+        i++;
+        fracDigits++;
+      }
+    }
+    if (intDigits + fracDigits == 0) {
+      return false;
+    }
+    if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+      i++;
+      if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+        i++;
+      }
+      int expDigits = 0;
+      while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
+        i++;
+        expDigits++;
+      }
+      if (expDigits == 0) {
+        return false;
+      }
+    }
+    return i == n;
+  }
+
+  private static boolean digitsOnly(String s, int from, int radix) {
+    if (from >= s.length()) {
+      return false;
+    }
+    for (int i = from; i < s.length(); i++) {
+      if (s.charAt(i) > 'f' || Character.digit(s.charAt(i), radix) < 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * YAML's printable set minus line breaks: no C0/C1 controls, DEL, NEL, LS, PS, BOM or
+   * non-characters. Surrogates are checked separately.
+   */
+  private static boolean printable(char c) {
+    if (c < 0x20) {
+      return false;
+    }
+    if (c < 0x7F) {
+      return true;
+    }
+    if (c <= 0x9F) {
+      return false;
+    }
+    return c != 0x2028 && c != 0x2029 && c != 0xFEFF && c != 0xFFFE && c != 0xFFFF;
+  }
+
+  private static boolean validSurrogate(String s, int i) {
+    char c = s.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1));
+    }
+    return i > 0 && Character.isHighSurrogate(s.charAt(i - 1));
+  }
+
+  /**
+   * The shortest decimal that reads back as {@code d}, spelled so that YAML 1.1 readers also see a
+   * float (always a '.', signed exponent). Computed with BigDecimal rather than Double.toString,
+   * whose digits differ between JDK 17 and 19+.
+   */
+  static String formatDouble(double d) {
+    if (Double.isNaN(d)) {
+      return ".nan";
+    }
+    if (Double.isInfinite(d)) {
+      return d > 0 ? ".inf" : "-.inf";
+    }
+    if (d == 0) {
+      return 1 / d < 0 ? "-0.0" : "0.0";
+    }
+    BigDecimal exact = new BigDecimal(d);
+    BigDecimal r = exact;
+    for (int p = 1; p <= 17; p++) {
+      r = exact.round(new MathContext(p, RoundingMode.HALF_EVEN));
+      if (r.doubleValue() == d) {
+        break;
+      }
+    }
+    r = r.stripTrailingZeros();
+    String digits = r.unscaledValue().abs().toString();
+    int exponent = digits.length() - 1 - r.scale();
+    StringBuilder s = new StringBuilder(24);
+    if (d < 0) {
+      s.append('-');
+    }
+    if (exponent >= -5 && exponent < 16) {
+      if (exponent >= 0) {
+        int intLength = exponent + 1;
+        if (digits.length() <= intLength) {
+          s.append(digits).append("0".repeat(intLength - digits.length())).append(".0");
+        } else {
+          s.append(digits, 0, intLength).append('.').append(digits, intLength, digits.length());
+        }
+      } else {
+        s.append("0.").append("0".repeat(-exponent - 1)).append(digits);
+      }
+    } else {
+      s.append(digits.charAt(0)).append('.');
+      s.append(digits.length() > 1 ? digits.substring(1) : "0");
+      s.append(exponent < 0 ? "e-" : "e+").append(Math.abs(exponent));
+    }
+    return s.toString();
+  }
+}
