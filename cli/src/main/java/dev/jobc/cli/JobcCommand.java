@@ -1,0 +1,87 @@
+package dev.jobc.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The top-level {@code jobc} command: holds the working directory and standard input that
+ * subcommands read from, and dispatches to them.
+ */
+@Command(
+    name = "jobc",
+    mixinStandardHelpOptions = true,
+    versionProvider = JobcCommand.Version.class,
+    description = "Compiles MPIJob, DGLJob and TFJob specs into plain Kubernetes objects.",
+    subcommands = {RenderCommand.class, SchemaCommand.class, HelpCommand.class},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+      "0:success",
+      "1:input errors, or drift found by render --check",
+      "2:usage error (bad option or argument)"
+    })
+public final class JobcCommand implements Callable<Integer> {
+  private final Path workingDirectory;
+  private final InputStream stdin;
+
+  @Spec private CommandSpec spec;
+
+  /** Runs in the process's current directory and reads {@code System.in}. */
+  public JobcCommand() {
+    this(Path.of(""), System.in);
+  }
+
+  /**
+   * Runs as if started in {@code workingDirectory}: relative paths on the command line resolve
+   * against it but keep their spelling in messages, and {@code -} reads {@code stdin}.
+   */
+  public JobcCommand(Path workingDirectory, InputStream stdin) {
+    this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
+    this.stdin = Objects.requireNonNull(stdin, "stdin");
+  }
+
+  Path workingDirectory() {
+    return workingDirectory;
+  }
+
+  InputStream stdin() {
+    return stdin;
+  }
+
+  @Override
+  public Integer call() {
+    throw new ParameterException(
+        spec.commandLine(), "missing command: give one of " + spec.subcommands().keySet());
+  }
+
+  /** Reads the version that Maven filtered into {@code version.properties}. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      return new String[] {"jobc " + version()};
+    }
+
+    static String version() {
+      Properties properties = new Properties();
+      try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
+        if (in == null) {
+          throw new IllegalStateException("version.properties is missing from the jar");
+        }
+        properties.load(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return properties.getProperty("version");
+    }
+  }
+}

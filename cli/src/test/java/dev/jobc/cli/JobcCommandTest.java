@@ -1,0 +1,71 @@
+package dev.jobc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JobcCommandTest {
+  @TempDir Path dir;
+
+  @Test
+  void versionComesFromTheFilteredResource() {
+    Run run = Run.in(dir, "--version");
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).matches("jobc \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\R");
+    assertThat(run.err()).isEmpty();
+  }
+
+  @Test
+  void helpListsSubcommandsAndExitCodes() {
+    Run run = Run.in(dir, "--help");
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains("Usage: jobc", "render ", "schema ", "Exit codes:")
+        .containsPattern("render +Compiles job specs");
+  }
+
+  @Test
+  void subcommandHelpDocumentsOptionsAndExitCodes() {
+    Run run = Run.in(dir, "render", "--help");
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .contains("--output=DIR", "--check=DIR", "--namespace=NS", "--cluster-domain=DOMAIN")
+        .contains("--kubectl-image=IMAGE", "Exit codes:", "drift");
+    assertThat(Run.in(dir, "schema", "--help").out())
+        .contains("API_VERSION", "KIND", "Exit codes:");
+  }
+
+  @Test
+  void noSubcommandIsAUsageError() {
+    Run run = Run.in(dir);
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err()).contains("missing command", "render");
+  }
+
+  @Test
+  void unknownSubcommandIsAUsageError() {
+    Run run = Run.in(dir, "rendr");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("rendr");
+  }
+
+  @Test
+  void schemaOfAnUnknownKindIsAUsageError() {
+    Run run = Run.in(dir, "schema", "example.com/v1", "Widget");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .isEqualTo(
+            "jobc: error: no schema for example.com/v1 Widget: not a kind jobc accepts as input\n");
+  }
+
+  @Test
+  void schemaNeedsBothArguments() {
+    Run run = Run.in(dir, "schema", "kubeflow.org/v2beta1");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.err()).contains("KIND");
+  }
+}
