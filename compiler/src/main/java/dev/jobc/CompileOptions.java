@@ -109,62 +109,142 @@ public record CompileOptions(
 
   public CompileOptions withNamespace(String value) {
     return new CompileOptions(
-        value, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
-        workers, gpusPerNode, unitsPerNode);
+        value,
+        clusterDomain,
+        kubectlImage,
+        sidecarImage,
+        transport,
+        sshSecret,
+        gangScheduler,
+        workers,
+        gpusPerNode,
+        unitsPerNode);
   }
 
   public CompileOptions withClusterDomain(String value) {
     return new CompileOptions(
-        namespace, value, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
-        workers, gpusPerNode, unitsPerNode);
+        namespace,
+        value,
+        kubectlImage,
+        sidecarImage,
+        transport,
+        sshSecret,
+        gangScheduler,
+        workers,
+        gpusPerNode,
+        unitsPerNode);
   }
 
   public CompileOptions withKubectlImage(String value) {
     return new CompileOptions(
-        namespace, clusterDomain, value, sidecarImage, transport, sshSecret, gangScheduler,
-        workers, gpusPerNode, unitsPerNode);
+        namespace,
+        clusterDomain,
+        value,
+        sidecarImage,
+        transport,
+        sshSecret,
+        gangScheduler,
+        workers,
+        gpusPerNode,
+        unitsPerNode);
   }
 
   public CompileOptions withSidecarImage(String value) {
     return new CompileOptions(
-        namespace, clusterDomain, kubectlImage, value, transport, sshSecret, gangScheduler,
-        workers, gpusPerNode, unitsPerNode);
+        namespace,
+        clusterDomain,
+        kubectlImage,
+        value,
+        transport,
+        sshSecret,
+        gangScheduler,
+        workers,
+        gpusPerNode,
+        unitsPerNode);
   }
 
   public CompileOptions withTransport(Transport value) {
     return new CompileOptions(
-        namespace, clusterDomain, kubectlImage, sidecarImage, value, sshSecret, gangScheduler,
-        workers, gpusPerNode, unitsPerNode);
+        namespace,
+        clusterDomain,
+        kubectlImage,
+        sidecarImage,
+        value,
+        sshSecret,
+        gangScheduler,
+        workers,
+        gpusPerNode,
+        unitsPerNode);
   }
 
   public CompileOptions withSshSecret(String value) {
     return new CompileOptions(
-        namespace, clusterDomain, kubectlImage, sidecarImage, transport, value, gangScheduler,
-        workers, gpusPerNode, unitsPerNode);
+        namespace,
+        clusterDomain,
+        kubectlImage,
+        sidecarImage,
+        transport,
+        value,
+        gangScheduler,
+        workers,
+        gpusPerNode,
+        unitsPerNode);
   }
 
   public CompileOptions withGangScheduler(String value) {
     return new CompileOptions(
-        namespace, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, value,
-        workers, gpusPerNode, unitsPerNode);
+        namespace,
+        clusterDomain,
+        kubectlImage,
+        sidecarImage,
+        transport,
+        sshSecret,
+        value,
+        workers,
+        gpusPerNode,
+        unitsPerNode);
   }
 
   public CompileOptions withWorkers(WorkerKind value) {
     return new CompileOptions(
-        namespace, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
-        value, gpusPerNode, unitsPerNode);
+        namespace,
+        clusterDomain,
+        kubectlImage,
+        sidecarImage,
+        transport,
+        sshSecret,
+        gangScheduler,
+        value,
+        gpusPerNode,
+        unitsPerNode);
   }
 
   public CompileOptions withGpusPerNode(int value) {
     return new CompileOptions(
-        namespace, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
-        workers, value, unitsPerNode);
+        namespace,
+        clusterDomain,
+        kubectlImage,
+        sidecarImage,
+        transport,
+        sshSecret,
+        gangScheduler,
+        workers,
+        value,
+        unitsPerNode);
   }
 
   public CompileOptions withUnitsPerNode(int value) {
     return new CompileOptions(
-        namespace, clusterDomain, kubectlImage, sidecarImage, transport, sshSecret, gangScheduler,
-        workers, gpusPerNode, value);
+        namespace,
+        clusterDomain,
+        kubectlImage,
+        sidecarImage,
+        transport,
+        sshSecret,
+        gangScheduler,
+        workers,
+        gpusPerNode,
+        value);
   }
 
   private static void requireImage(String what, String image) {

@@ -4,8 +4,8 @@ import dev.jobc.diag.Diagnostic;
 import java.util.List;
 
 /**
- * What a compilation produced: the objects in output order (empty when there is any error) and every
- * diagnostic, errors and warnings, in {@link Diagnostic#ORDER}.
+ * What a compilation produced: the objects in output order (empty when there is any error) and
+ * every diagnostic, errors and warnings, in {@link Diagnostic#ORDER}.
  */
 public record CompileResult(List<OutputObject> objects, List<Diagnostic> diagnostics) {
   public CompileResult {

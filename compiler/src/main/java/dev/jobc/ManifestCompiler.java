@@ -102,7 +102,8 @@ public final class ManifestCompiler {
         bound = ObjectTrees.bind(doc.root(), MpiJob.class);
       } catch (IllegalArgumentException e) {
         // The schema check has already said why (a value of the wrong type).
-        if (diagnostics.stream().noneMatch(d -> d.isError() && d.file().equals(doc.source().name()))) {
+        if (diagnostics.stream()
+            .noneMatch(d -> d.isError() && d.file().equals(doc.source().name()))) {
           diagnostics.add(locate(doc, Finding.error(Code.SCHEMA, FieldPath.root(), firstLine(e))));
         }
         continue;
@@ -145,7 +146,8 @@ public final class ManifestCompiler {
               meta.path("name").asText(),
               // 9. Serialize: generated objects in canonical key order, others as written.
               writer.write(r.tree(), r.canonical()));
-      String identity = group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
+      String identity =
+          group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
       Document first = seen.putIfAbsent(identity, r.origin());
       if (first != null) {
         diagnostics.add(
@@ -213,14 +215,16 @@ public final class ManifestCompiler {
                   Code.INVALID,
                   FieldPath.root(),
                   "a document must be a Kubernetes object (a map with apiVersion, kind and"
-                      + " metadata), not a " + (root.isArray() ? "list" : "scalar"))));
+                      + " metadata), not a "
+                      + (root.isArray() ? "list" : "scalar"))));
       return Disposition.REJECTED;
     }
     List<Finding> missing = new ArrayList<>();
     for (String field : List.of("apiVersion", "kind")) {
       if (!root.path(field).isTextual() || root.path(field).asText().isEmpty()) {
         missing.add(
-            Finding.error(Code.REQUIRED, FieldPath.of(field), "Required value: every object needs " + field));
+            Finding.error(
+                Code.REQUIRED, FieldPath.of(field), "Required value: every object needs " + field));
       }
     }
     if (!missing.isEmpty()) {

@@ -4,10 +4,11 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * One rendered Kubernetes object: its identity and its canonical YAML text (one document, no
- * {@code ---} marker, ending in a newline).
+ * One rendered Kubernetes object: its identity and its canonical YAML text (one document, no {@code
+ * ---} marker, ending in a newline).
  */
-public record OutputObject(String apiVersion, String kind, String namespace, String name, String yaml) {
+public record OutputObject(
+    String apiVersion, String kind, String namespace, String name, String yaml) {
   public OutputObject {
     Objects.requireNonNull(apiVersion, "apiVersion");
     Objects.requireNonNull(kind, "kind");

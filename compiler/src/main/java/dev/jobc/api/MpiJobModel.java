@@ -5,8 +5,8 @@ import java.util.Map;
 
 /**
  * An MPIJob of any accepted version after defaulting: one shape for the validator and the planner.
- * Values are as the user wrote them or as upstream defaults them; they are not yet known to be valid
- * (the validator checks this record, and reports paths in the user's version's spelling).
+ * Values are as the user wrote them or as upstream defaults them; they are not yet known to be
+ * valid (the validator checks this record, and reports paths in the user's version's spelling).
  *
  * @param namespace {@code metadata.namespace}, else the namespace option, else {@code null}
  * @param replicaSpecs {@code spec.mpiReplicaSpecs} with per-replica defaults applied; {@code null}

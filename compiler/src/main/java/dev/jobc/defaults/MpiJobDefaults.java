@@ -13,12 +13,12 @@ import java.util.Map;
 /**
  * Applies mpi-operator's defaults and produces the one model every version is planned from.
  *
- * <p>v2beta1 matches {@code pkg/apis/kubeflow/v2beta1/default.go}: slotsPerWorker 1,
- * cleanPodPolicy None, sshAuthMountPath /root/.ssh, OpenMPI, AtStartup; Launcher replicas 1 and
- * restartPolicy OnFailure; Worker restartPolicy Never. Unlike upstream, a Worker without {@code
- * replicas} is left without a count (upstream silently defaults it to 0 and then rejects 0), so the
- * validator can say what is actually missing. v1 matches {@code pkg/apis/kubeflow/v1}: slots 1,
- * cleanPodPolicy None, restartPolicy Never for both replica types.
+ * <p>v2beta1 matches {@code pkg/apis/kubeflow/v2beta1/default.go}: slotsPerWorker 1, cleanPodPolicy
+ * None, sshAuthMountPath /root/.ssh, OpenMPI, AtStartup; Launcher replicas 1 and restartPolicy
+ * OnFailure; Worker restartPolicy Never. Unlike upstream, a Worker without {@code replicas} is left
+ * without a count (upstream silently defaults it to 0 and then rejects 0), so the validator can say
+ * what is actually missing. v1 matches {@code pkg/apis/kubeflow/v1}: slots 1, cleanPodPolicy None,
+ * restartPolicy Never for both replica types.
  */
 public final class MpiJobDefaults {
   public static final int DEFAULT_SLOTS = 1;
@@ -38,44 +38,47 @@ public final class MpiJobDefaults {
     }
     RunPolicy run = spec.runPolicy() != null ? spec.runPolicy() : RunPolicy.empty();
     return switch (era) {
-      case V2BETA1 -> new MpiJobModel(
-          era,
-          meta,
-          namespace,
-          orDefault(spec.slotsPerWorker(), DEFAULT_SLOTS),
-          Boolean.TRUE.equals(spec.runLauncherAsWorker()),
-          orDefault(run.cleanPodPolicy(), DEFAULT_CLEAN_POD_POLICY),
-          run.ttlSecondsAfterFinished(),
-          run.activeDeadlineSeconds(),
-          run.backoffLimit(),
-          Boolean.TRUE.equals(run.suspend()),
-          run.managedBy(),
-          run.schedulingPolicy(),
-          replicaDefaults(spec.mpiReplicaSpecs(), "OnFailure", "Never"),
-          orDefault(spec.sshAuthMountPath(), DEFAULT_SSH_AUTH_MOUNT_PATH),
-          orDefault(spec.launcherCreationPolicy(), DEFAULT_LAUNCHER_CREATION_POLICY),
-          orDefault(spec.mpiImplementation(), DEFAULT_IMPLEMENTATION),
-          null);
-      case V1 -> new MpiJobModel(
-          era,
-          meta,
-          namespace,
-          orDefault(spec.slotsPerWorker(), DEFAULT_SLOTS),
-          false,
-          // v1 has both spec.cleanPodPolicy and runPolicy.cleanPodPolicy; the controller reads
-          // the former, so it wins.
-          orDefault(spec.cleanPodPolicy(), orDefault(run.cleanPodPolicy(), DEFAULT_CLEAN_POD_POLICY)),
-          run.ttlSecondsAfterFinished(),
-          run.activeDeadlineSeconds(),
-          run.backoffLimit(),
-          Boolean.TRUE.equals(run.suspend()),
-          null,
-          run.schedulingPolicy(),
-          replicaDefaults(spec.mpiReplicaSpecs(), "Never", "Never"),
-          null,
-          null,
-          DEFAULT_IMPLEMENTATION,
-          spec.mainContainer());
+      case V2BETA1 ->
+          new MpiJobModel(
+              era,
+              meta,
+              namespace,
+              orDefault(spec.slotsPerWorker(), DEFAULT_SLOTS),
+              Boolean.TRUE.equals(spec.runLauncherAsWorker()),
+              orDefault(run.cleanPodPolicy(), DEFAULT_CLEAN_POD_POLICY),
+              run.ttlSecondsAfterFinished(),
+              run.activeDeadlineSeconds(),
+              run.backoffLimit(),
+              Boolean.TRUE.equals(run.suspend()),
+              run.managedBy(),
+              run.schedulingPolicy(),
+              replicaDefaults(spec.mpiReplicaSpecs(), "OnFailure", "Never"),
+              orDefault(spec.sshAuthMountPath(), DEFAULT_SSH_AUTH_MOUNT_PATH),
+              orDefault(spec.launcherCreationPolicy(), DEFAULT_LAUNCHER_CREATION_POLICY),
+              orDefault(spec.mpiImplementation(), DEFAULT_IMPLEMENTATION),
+              null);
+      case V1 ->
+          new MpiJobModel(
+              era,
+              meta,
+              namespace,
+              orDefault(spec.slotsPerWorker(), DEFAULT_SLOTS),
+              false,
+              // v1 has both spec.cleanPodPolicy and runPolicy.cleanPodPolicy; the controller reads
+              // the former, so it wins.
+              orDefault(
+                  spec.cleanPodPolicy(), orDefault(run.cleanPodPolicy(), DEFAULT_CLEAN_POD_POLICY)),
+              run.ttlSecondsAfterFinished(),
+              run.activeDeadlineSeconds(),
+              run.backoffLimit(),
+              Boolean.TRUE.equals(run.suspend()),
+              null,
+              run.schedulingPolicy(),
+              replicaDefaults(spec.mpiReplicaSpecs(), "Never", "Never"),
+              null,
+              null,
+              DEFAULT_IMPLEMENTATION,
+              spec.mainContainer());
     };
   }
 

@@ -6,10 +6,10 @@ import java.util.Objects;
 /**
  * One message about the input, printed as {@code file:line:col: error: field.path: message}.
  *
- * <p>{@code line} and {@code column} are 1-based; {@code -1} means unknown, and the position is then
- * left out of the printed form rather than printed as {@code -1}. {@code path} is the field path in
- * upstream spelling ({@code spec.mpiReplicaSpecs[Launcher].replicas}) or empty when the message is
- * about the document as a whole.
+ * <p>{@code line} and {@code column} are 1-based; {@code -1} means unknown, and the position is
+ * then left out of the printed form rather than printed as {@code -1}. {@code path} is the field
+ * path in upstream spelling ({@code spec.mpiReplicaSpecs[Launcher].replicas}) or empty when the
+ * message is about the document as a whole.
  */
 public record Diagnostic(
     Severity severity, Code code, String file, int line, int column, String path, String message) {
@@ -29,7 +29,8 @@ public record Diagnostic(
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(message, "message");
     if (line < -1 || line == 0 || column < -1 || column == 0) {
-      throw new IllegalArgumentException("line and column are 1-based or -1: " + line + ":" + column);
+      throw new IllegalArgumentException(
+          "line and column are 1-based or -1: " + line + ":" + column);
     }
     if (line == -1 && column != -1) {
       throw new IllegalArgumentException("a column needs a line");
@@ -40,7 +41,8 @@ public record Diagnostic(
     return new Diagnostic(Severity.ERROR, code, file, at.line(), at.column(), path.toString(), msg);
   }
 
-  public static Diagnostic warning(Code code, String file, Position at, FieldPath path, String msg) {
+  public static Diagnostic warning(
+      Code code, String file, Position at, FieldPath path, String msg) {
     return new Diagnostic(
         Severity.WARNING, code, file, at.line(), at.column(), path.toString(), msg);
   }

@@ -105,7 +105,8 @@ public final class FieldPath {
    * @param isArray tells, for a pointer prefix, whether the node there is a list (the caller knows
    *     the document); pass {@code null} to treat every all-digit segment as an index
    */
-  public static FieldPath fromPointer(String pointer, java.util.function.Predicate<String> isArray) {
+  public static FieldPath fromPointer(
+      String pointer, java.util.function.Predicate<String> isArray) {
     if (pointer.isEmpty() || pointer.equals("/")) {
       return ROOT;
     }
@@ -138,7 +139,9 @@ public final class FieldPath {
     for (Segment s : segments) {
       out.append('/');
       String text =
-          s instanceof Field f ? f.name() : s instanceof Key k ? k.key() : String.valueOf(((Index) s).index());
+          s instanceof Field f
+              ? f.name()
+              : s instanceof Key k ? k.key() : String.valueOf(((Index) s).index());
       out.append(text.replace("~", "~0").replace("/", "~1"));
     }
     return out.toString();

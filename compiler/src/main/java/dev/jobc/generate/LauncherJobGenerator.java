@@ -53,12 +53,18 @@ public final class LauncherJobGenerator {
     containers.set(0, main.build());
     spec.setContainers(containers);
 
-    var inits = new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
+    var inits =
+        new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
     inits.add(kubectlDelivery(plan));
     spec.setInitContainers(inits);
 
     var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
-    volumes.add(new VolumeBuilder().withName(Naming.KUBECTL_VOLUME).withNewEmptyDir().endEmptyDir().build());
+    volumes.add(
+        new VolumeBuilder()
+            .withName(Naming.KUBECTL_VOLUME)
+            .withNewEmptyDir()
+            .endEmptyDir()
+            .build());
     volumes.add(
         PodTemplates.configVolume(
             plan,
@@ -79,7 +85,9 @@ public final class LauncherJobGenerator {
     return new JobBuilder()
         .withMetadata(
             Metadata.of(
-                Naming.launcher(plan.name()), plan.namespace(), MpiLabels.objectLabels(plan.name())))
+                Naming.launcher(plan.name()),
+                plan.namespace(),
+                MpiLabels.objectLabels(plan.name())))
         .withNewSpec()
         .withBackoffLimit(backoffLimit)
         .withActiveDeadlineSeconds(job.activeDeadlineSeconds())
@@ -118,7 +126,8 @@ public final class LauncherJobGenerator {
         .withName(Naming.KUBECTL_DELIVERY)
         .withImage(plan.kubectlImage())
         .withImagePullPolicy("IfNotPresent")
-        .withCommand("sh", "-c", "cp \"$(command -v kubectl)\" " + Naming.KUBECTL_MOUNT + "/kubectl")
+        .withCommand(
+            "sh", "-c", "cp \"$(command -v kubectl)\" " + Naming.KUBECTL_MOUNT + "/kubectl")
         .withVolumeMounts(kubectlMount())
         .withResources(
             new ResourceRequirementsBuilder()

@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher}: what {@code kubexec.sh} needs to run
- * {@code kubectl exec} (mpi-operator v1's launcher RBAC). {@code pods/exec} is granted on the worker
- * pods by name only, and left out entirely when there are no workers: an empty {@code
+ * {@code kubectl exec} (mpi-operator v1's launcher RBAC). {@code pods/exec} is granted on the
+ * worker pods by name only, and left out entirely when there are no workers: an empty {@code
  * resourceNames} would grant exec on every pod in the namespace.
  */
 public final class LauncherRbacGenerator {

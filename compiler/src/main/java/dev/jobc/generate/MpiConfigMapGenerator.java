@@ -51,13 +51,17 @@ public final class MpiConfigMapGenerator {
     }
 
     Map<String, String> data = new LinkedHashMap<>();
-    data.put(DISCOVER_HOSTS, templates.render("mpijob/discover_hosts.sh.ftl", Map.of("hosts", plan.discoverHosts())));
+    data.put(
+        DISCOVER_HOSTS,
+        templates.render("mpijob/discover_hosts.sh.ftl", Map.of("hosts", plan.discoverHosts())));
     data.put(HOSTFILE, templates.render("mpijob/hostfile.ftl", hostfileModel));
     data.put(KUBEXEC, templates.render("mpijob/kubexec.sh.ftl", kubexecModel));
     return new ConfigMapBuilder()
         .withMetadata(
             Metadata.of(
-                Naming.configMap(plan.name()), plan.namespace(), MpiLabels.objectLabels(plan.name())))
+                Naming.configMap(plan.name()),
+                plan.namespace(),
+                MpiLabels.objectLabels(plan.name())))
         .withData(data)
         .build();
   }

@@ -18,8 +18,8 @@ import java.util.List;
 /**
  * Worker StatefulSet {@code <job>-worker}: pods {@code <job>-worker-<i>} under the job's headless
  * Service, started in parallel, the user's template kept (GPU limits included). As in mpi-operator
- * v1/v1alpha2, the main container gets {@code sleep 365d} only when it has neither command nor args,
- * and {@code kubexec.sh} is mounted because Open MPI checks the agent's path on every rank.
+ * v1/v1alpha2, the main container gets {@code sleep 365d} only when it has neither command nor
+ * args, and {@code kubexec.sh} is mounted because Open MPI checks the agent's path on every rank.
  */
 public final class WorkerStatefulSetGenerator {
 

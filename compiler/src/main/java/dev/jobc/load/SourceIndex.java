@@ -21,7 +21,8 @@ public final class SourceIndex {
    * @param keys pointer of a mapping entry → position of its key
    * @param values pointer of any node → position of the node itself
    */
-  public SourceIndex(Position documentStart, Map<String, Position> keys, Map<String, Position> values) {
+  public SourceIndex(
+      Position documentStart, Map<String, Position> keys, Map<String, Position> values) {
     this.documentStart = documentStart;
     this.keys = Map.copyOf(keys);
     this.values = Map.copyOf(values);
@@ -38,7 +39,8 @@ public final class SourceIndex {
 
   /**
    * The position to report a message about {@code path}: the key of the field when it exists, else
-   * (for missing required fields) the key of its deepest existing ancestor, else the document start.
+   * (for missing required fields) the key of its deepest existing ancestor, else the document
+   * start.
    */
   public Position at(FieldPath path) {
     for (FieldPath p = path; ; p = p.parent()) {

@@ -47,17 +47,19 @@ public enum MpiImplementation {
    */
   public List<Env> launcherEnv(String hostfile, String kubexec, int slots) {
     return switch (this) {
-      case OPEN_MPI -> List.of(
-          new Env("OMPI_MCA_orte_keep_fqdn_hostnames", "true"),
-          new Env("OMPI_MCA_orte_default_hostfile", hostfile),
-          new Env("OMPI_MCA_plm_rsh_agent", kubexec),
-          new Env("OMPI_MCA_orte_set_default_slots", Integer.toString(slots)));
-      case INTEL -> List.of(
-          new Env("I_MPI_HYDRA_HOST_FILE", hostfile),
-          new Env("I_MPI_HYDRA_BOOTSTRAP_EXEC", kubexec),
-          new Env("I_MPI_PERHOST", Integer.toString(slots)));
-      case MPICH -> List.of(
-          new Env("HYDRA_HOST_FILE", hostfile), new Env("HYDRA_LAUNCHER_EXEC", kubexec));
+      case OPEN_MPI ->
+          List.of(
+              new Env("OMPI_MCA_orte_keep_fqdn_hostnames", "true"),
+              new Env("OMPI_MCA_orte_default_hostfile", hostfile),
+              new Env("OMPI_MCA_plm_rsh_agent", kubexec),
+              new Env("OMPI_MCA_orte_set_default_slots", Integer.toString(slots)));
+      case INTEL ->
+          List.of(
+              new Env("I_MPI_HYDRA_HOST_FILE", hostfile),
+              new Env("I_MPI_HYDRA_BOOTSTRAP_EXEC", kubexec),
+              new Env("I_MPI_PERHOST", Integer.toString(slots)));
+      case MPICH ->
+          List.of(new Env("HYDRA_HOST_FILE", hostfile), new Env("HYDRA_LAUNCHER_EXEC", kubexec));
     };
   }
 }

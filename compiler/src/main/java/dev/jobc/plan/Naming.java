@@ -14,6 +14,7 @@ public final class Naming {
 
   /** Volume holding hostfile, kubexec.sh and discover_hosts.sh (mpi-operator's name). */
   public static final String CONFIG_VOLUME = "mpi-job-config";
+
   /** Volume the kubectl binary is copied into (mpi-operator's name). */
   public static final String KUBECTL_VOLUME = "mpi-job-kubectl";
 

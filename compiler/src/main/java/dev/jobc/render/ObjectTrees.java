@@ -17,7 +17,9 @@ public final class ObjectTrees {
       JsonMapper.builder()
           // Unknown fields were already reported by the schema check; binding ignores them.
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .defaultPropertyInclusion(JsonInclude.Value.construct(JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
+          .defaultPropertyInclusion(
+              JsonInclude.Value.construct(
+                  JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
           .build();
 
   private ObjectTrees() {}

@@ -6,8 +6,8 @@ import java.util.List;
 
 /**
  * The one output order: kinds in dependency order (a ServiceAccount before the Role that names it,
- * the Service before the StatefulSet that needs it, workers before the launcher), other kinds
- * after them alphabetically, then by name, namespace and apiVersion. The sole place order is set.
+ * the Service before the StatefulSet that needs it, workers before the launcher), other kinds after
+ * them alphabetically, then by name, namespace and apiVersion. The sole place order is set.
  */
 public final class Ordering {
   static final List<String> KIND_ORDER =

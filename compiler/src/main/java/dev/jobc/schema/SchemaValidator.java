@@ -28,8 +28,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Checks a raw document tree against the JSON Schema of its kind and version, and turns every
@@ -198,7 +198,8 @@ public final class SchemaValidator {
     }
     Entry entry = compiled.computeIfAbsent(file, this::compile);
     if (!entry.apiVersion().equals(apiVersion) || !entry.kind().equals(kind)) {
-      throw new IllegalStateException(file + " declares " + entry.apiVersion() + " " + entry.kind());
+      throw new IllegalStateException(
+          file + " declares " + entry.apiVersion() + " " + entry.kind());
     }
     return entry;
   }

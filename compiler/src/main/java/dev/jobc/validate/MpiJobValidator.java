@@ -33,9 +33,9 @@ public final class MpiJobValidator {
   public static final long CONFIG_MAP_LIMIT = 1024 * 1024;
 
   /**
-   * The StatefulSet controller labels each pod {@code controller-revision-hash:
-   * <set name>-<hash of up to 10 chars>}; a label value has at most 63 characters, so longer set
-   * names create no pods at all (kubernetes/kubernetes#64023).
+   * The StatefulSet controller labels each pod {@code controller-revision-hash: <set name>-<hash of
+   * up to 10 chars>}; a label value has at most 63 characters, so longer set names create no pods
+   * at all (kubernetes/kubernetes#64023).
    */
   public static final int STATEFUL_SET_NAME_MAX = 52;
 
@@ -213,7 +213,8 @@ public final class MpiJobValidator {
                   + "\": "
                   + String.join("; ", Dns.dns1123Label(job.mainContainer()))));
     } else if (job.mainContainer() != null && worker != null && containers(worker) != null) {
-      boolean found = containers(worker).stream().anyMatch(c -> job.mainContainer().equals(c.getName()));
+      boolean found =
+          containers(worker).stream().anyMatch(c -> job.mainContainer().equals(c.getName()));
       if (!found) {
         out.add(
             error(
@@ -301,7 +302,12 @@ public final class MpiJobValidator {
           out.add(
               error(
                   Code.DUPLICATE,
-                  podSpec.child("containers").index(0).child("volumeMounts").index(i).child("mountPath"),
+                  podSpec
+                      .child("containers")
+                      .index(0)
+                      .child("volumeMounts")
+                      .index(i)
+                      .child("mountPath"),
                   "Duplicate value: \"" + path + "\": jobc mounts its own files here"));
         }
       }

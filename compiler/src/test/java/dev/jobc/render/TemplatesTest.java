@@ -12,7 +12,8 @@ class TemplatesTest {
 
   @Test
   void hostfileFormatsPerImplementation() {
-    var hosts = List.of(Map.of("host", "a.b.c.svc", "slots", 1000), Map.of("host", "d", "slots", 2));
+    var hosts =
+        List.of(Map.of("host", "a.b.c.svc", "slots", 1000), Map.of("host", "d", "slots", 2));
     assertThat(templates.render("mpijob/hostfile.ftl", Map.of("hosts", hosts, "hydra", false)))
         .isEqualTo("a.b.c.svc slots=1000\nd slots=2\n");
     assertThat(templates.render("mpijob/hostfile.ftl", Map.of("hosts", hosts, "hydra", true)))
@@ -41,8 +42,11 @@ class TemplatesTest {
 
   @Test
   void aMissingVariableIsAnErrorNotAnEmptyString() {
-    assertThatThrownBy(() -> templates.render(
-                    "mpijob/hostfile.ftl", Map.of("hosts", List.of(Map.of("host", "a", "slots", 1)))))
+    assertThatThrownBy(
+            () ->
+                templates.render(
+                    "mpijob/hostfile.ftl",
+                    Map.of("hosts", List.of(Map.of("host", "a", "slots", 1)))))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("hydra");
   }

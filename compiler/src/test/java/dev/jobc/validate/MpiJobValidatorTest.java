@@ -37,19 +37,26 @@ class MpiJobValidatorTest {
             + "  runPolicy:\n    cleanPodPolicy: Running\n  mpiReplicaSpecs:\n";
     return Stream.of(
         Arguments.of(
-            Named.of("valid (intel)", job("foo", valid.formatted("Intel") + LAUNCHER.formatted("Never"))),
+            Named.of(
+                "valid (intel)",
+                job("foo", valid.formatted("Intel") + LAUNCHER.formatted("Never"))),
             List.of()),
         Arguments.of(
             Named.of(
                 "valid with worker (mpich)",
                 job(
                     "foo",
-                    valid.formatted("MPICH") + LAUNCHER.formatted("OnFailure") + WORKER.formatted(3))),
+                    valid.formatted("MPICH")
+                        + LAUNCHER.formatted("OnFailure")
+                        + WORKER.formatted(3))),
             List.of()),
         Arguments.of(
-            Named.of("empty job", "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata:\n  namespace: bar\n"),
+            Named.of(
+                "empty job",
+                "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata:\n  namespace: bar\n"),
             List.of(
-                tuple(Code.REQUIRED, "metadata.name"), tuple(Code.REQUIRED, "spec.mpiReplicaSpecs"))),
+                tuple(Code.REQUIRED, "metadata.name"),
+                tuple(Code.REQUIRED, "spec.mpiReplicaSpecs"))),
         Arguments.of(
             Named.of(
                 "invalid fields",
@@ -101,27 +108,46 @@ class MpiJobValidatorTest {
         Arguments.of(
             Named.of(
                 "slotsPerWorker 0 (upstream accepts it)",
-                job("foo", "spec:\n  slotsPerWorker: 0\n  mpiReplicaSpecs:\n" + LAUNCHER.formatted("Never"))),
+                job(
+                    "foo",
+                    "spec:\n  slotsPerWorker: 0\n  mpiReplicaSpecs:\n"
+                        + LAUNCHER.formatted("Never"))),
             List.of(tuple(Code.INVALID, "spec.slotsPerWorker"))),
         Arguments.of(
             Named.of(
                 "StatefulSet name over 52 characters",
-                job("a".repeat(46), "spec:\n  mpiReplicaSpecs:\n" + LAUNCHER.formatted("Never") + WORKER.formatted(1))),
+                job(
+                    "a".repeat(46),
+                    "spec:\n  mpiReplicaSpecs:\n"
+                        + LAUNCHER.formatted("Never")
+                        + WORKER.formatted(1))),
             List.of(tuple(Code.INVALID, "metadata.name"))),
         Arguments.of(
             Named.of(
                 "46 characters are too many, 45 fit",
-                job("a".repeat(45), "spec:\n  mpiReplicaSpecs:\n" + LAUNCHER.formatted("Never") + WORKER.formatted(1))),
+                job(
+                    "a".repeat(45),
+                    "spec:\n  mpiReplicaSpecs:\n"
+                        + LAUNCHER.formatted("Never")
+                        + WORKER.formatted(1))),
             List.of()),
         Arguments.of(
             Named.of(
                 "ConfigMap would outgrow 1 MiB",
-                job("foo", "spec:\n  mpiReplicaSpecs:\n" + LAUNCHER.formatted("Never") + WORKER.formatted(50000))),
+                job(
+                    "foo",
+                    "spec:\n  mpiReplicaSpecs:\n"
+                        + LAUNCHER.formatted("Never")
+                        + WORKER.formatted(50000))),
             List.of(tuple(Code.INVALID, "spec.mpiReplicaSpecs[Worker].replicas"))),
         Arguments.of(
             Named.of(
                 "10000 workers still fit",
-                job("foo", "spec:\n  mpiReplicaSpecs:\n" + LAUNCHER.formatted("Never") + WORKER.formatted(10000))),
+                job(
+                    "foo",
+                    "spec:\n  mpiReplicaSpecs:\n"
+                        + LAUNCHER.formatted("Never")
+                        + WORKER.formatted(10000))),
             List.of()));
   }
 
@@ -132,7 +158,8 @@ class MpiJobValidatorTest {
     assertThat(findings)
         .filteredOn(Finding::isError)
         .extracting(Finding::code, f -> f.path().toString())
-        .containsExactlyInAnyOrderElementsOf(expected.stream().map(o -> (org.assertj.core.groups.Tuple) o).toList());
+        .containsExactlyInAnyOrderElementsOf(
+            expected.stream().map(o -> (org.assertj.core.groups.Tuple) o).toList());
   }
 
   private static String job(String name, String spec) {
