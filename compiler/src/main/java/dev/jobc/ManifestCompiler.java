@@ -31,6 +31,7 @@ import dev.jobc.validate.MpiJobValidator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -94,8 +95,8 @@ public final class ManifestCompiler {
     }
 
     // 3-5. Bind, default, validate.
-    Map<MpiJobModel, Document> models = new HashMap<>();
-    List<MpiJobModel> ready = new ArrayList<>();
+    // Models are records: two equal jobs are equal keys, so pair each with its document instead.
+    List<Map.Entry<MpiJobModel, Document>> ready = new ArrayList<>();
     for (Document doc : mpiJobs) {
       MpiJob bound;
       try {
@@ -110,11 +111,10 @@ public final class ManifestCompiler {
       }
       MpiEra era = MpiEra.of(bound.apiVersion()).orElseThrow();
       MpiJobModel model = MpiJobDefaults.apply(bound, era, options.namespace());
-      for (Finding f : MpiJobValidator.validate(model, options.clusterDomain())) {
+      for (Finding f : MpiJobValidator.validate(model, options)) {
         diagnostics.add(locate(doc, f));
       }
-      models.put(model, doc);
-      ready.add(model);
+      ready.add(Map.entry(model, doc));
     }
     diagnostics.sort(Diagnostic.ORDER);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
@@ -123,10 +123,10 @@ public final class ManifestCompiler {
 
     // 6-7. Plan and generate.
     List<Rendered> rendered = new ArrayList<>();
-    for (MpiJobModel model : ready) {
-      MpiJobPlan plan = MpiJobPlanner.plan(model, options);
+    for (Map.Entry<MpiJobModel, Document> job : ready) {
+      MpiJobPlan plan = MpiJobPlanner.plan(job.getKey(), options);
       for (HasMetadata object : generate(plan)) {
-        rendered.add(new Rendered(ObjectTrees.tree(object), true, models.get(model)));
+        rendered.add(new Rendered(ObjectTrees.tree(object), true, job.getValue()));
       }
     }
     for (Document doc : passThrough) {
@@ -136,6 +136,8 @@ public final class ManifestCompiler {
     // 8. Order, and refuse two objects with one identity (they would overwrite each other).
     List<OutputObject> objects = new ArrayList<>(rendered.size());
     Map<String, Document> seen = new HashMap<>();
+    // Clashes per (later document, earlier document), reported once per pair.
+    Map<Document, Map<Document, List<String>>> clashes = new LinkedHashMap<>();
     for (Rendered r : rendered) {
       JsonNode meta = r.tree().path("metadata");
       OutputObject o =
@@ -150,24 +152,30 @@ public final class ManifestCompiler {
           group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
       Document first = seen.putIfAbsent(identity, r.origin());
       if (first != null) {
-        diagnostics.add(
-            locate(
-                r.origin(),
-                Finding.error(
-                    Code.DUPLICATE,
-                    FieldPath.root(),
-                    "Duplicate value: "
-                        + o.kind()
-                        + " \""
-                        + (o.namespace().isEmpty() ? "" : o.namespace() + "/")
-                        + o.name()
-                        + "\" is also produced by "
-                        + first.source().name()
-                        + ":"
-                        + first.positions().documentStart().line())));
+        clashes
+            .computeIfAbsent(r.origin(), d -> new LinkedHashMap<>())
+            .computeIfAbsent(first, d -> new ArrayList<>())
+            .add(o.kind() + " " + (o.namespace().isEmpty() ? "" : o.namespace() + "/") + o.name());
       }
       objects.add(o);
     }
+    clashes.forEach(
+        (later, byEarlier) ->
+            byEarlier.forEach(
+                (earlier, names) ->
+                    diagnostics.add(
+                        locate(
+                            later,
+                            Finding.error(
+                                Code.DUPLICATE,
+                                FieldPath.root(),
+                                "Duplicate value: "
+                                    + names.stream().sorted().collect(Collectors.joining(", "))
+                                    + (names.size() == 1 ? " is" : " are")
+                                    + " also produced by the document at "
+                                    + earlier.source().name()
+                                    + ":"
+                                    + earlier.positions().documentStart().line())))));
     diagnostics.sort(Diagnostic.ORDER);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
       return new CompileResult(List.of(), diagnostics);

@@ -2,6 +2,7 @@ package dev.jobc.validate;
 
 import static dev.jobc.diag.Finding.error;
 
+import dev.jobc.CompileOptions;
 import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJob;
 import dev.jobc.api.MpiJobModel;
@@ -41,11 +42,13 @@ public final class MpiJobValidator {
 
   private MpiJobValidator() {}
 
-  public static List<Finding> validate(MpiJobModel job, String clusterDomain) {
+  public static List<Finding> validate(MpiJobModel job, CompileOptions options) {
+    String clusterDomain = options.clusterDomain();
     List<Finding> out = new ArrayList<>();
     validateMetadata(job, out);
     validateSpec(job, out);
     validateReplicaSpecs(job, clusterDomain, out);
+    warnAboutSshd(job, options, out);
     return out;
   }
 
@@ -311,6 +314,37 @@ public final class MpiJobValidator {
                   "Duplicate value: \"" + path + "\": jobc mounts its own files here"));
         }
       }
+    }
+  }
+
+  /**
+   * mpi-operator v2beta1 images start {@code sshd} on workers, keyed by the Secret the operator
+   * generated. Under the kubexec transport nothing provides those keys, and sshd may refuse to
+   * start; the user should know before the pods crash-loop.
+   */
+  private static void warnAboutSshd(MpiJobModel job, CompileOptions options, List<Finding> out) {
+    ReplicaSpec worker = job.worker();
+    if (options.transport() != CompileOptions.Transport.KUBEXEC
+        || worker == null
+        || containers(worker) == null
+        || containers(worker).isEmpty()) {
+      return;
+    }
+    List<String> command = containers(worker).get(0).getCommand();
+    if (command != null && !command.isEmpty() && command.get(0).endsWith("sshd")) {
+      out.add(
+          Finding.warning(
+              REPLICA_SPECS
+                  .key(MpiJob.WORKER)
+                  .child("template")
+                  .child("spec")
+                  .child("containers")
+                  .index(0)
+                  .child("command"),
+              "workers run sshd, but the kubexec transport reaches them with kubectl exec, and"
+                  + " jobc never generates the SSH key Secret mpi-operator mounts for sshd; drop"
+                  + " command and args (workers then run \"sleep 365d\") unless the image starts"
+                  + " sshd without that Secret"));
     }
   }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.jobc.CompileOptions;
 import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJob;
 import dev.jobc.api.MpiJobModel;
@@ -154,7 +155,7 @@ class MpiJobValidatorTest {
   @ParameterizedTest
   @MethodSource("cases")
   void reportsTheUpstreamFieldPaths(String yaml, List<?> expected) throws Exception {
-    List<Finding> findings = MpiJobValidator.validate(model(yaml), null);
+    List<Finding> findings = MpiJobValidator.validate(model(yaml), CompileOptions.defaults());
     assertThat(findings)
         .filteredOn(Finding::isError)
         .extracting(Finding::code, f -> f.path().toString())
