@@ -230,7 +230,8 @@ public final class YamlLoader {
       MapFrame frame = (MapFrame) doc.frames.peek();
       Position at = position(keyEvent);
       // go-yaml treats a plain "<<" key as a merge key (YAML 1.1 merge type); quoted it is a key.
-      boolean merge = keyEvent.isPlain() && keyEvent.getTag() == null && "<<".equals(keyEvent.getValue());
+      boolean merge =
+          keyEvent.isPlain() && keyEvent.getTag() == null && "<<".equals(keyEvent.getValue());
       String key = merge ? "<<" : keyString(keyEvent, at, frame);
       frame.key = key;
       frame.merge = merge;
@@ -431,8 +432,8 @@ public final class YamlLoader {
 
     /**
      * Applies {@code <<} as go-yaml does: keys written in the mapping itself win over merged ones,
-     * and among merged mappings the earlier one wins. Merged entries take the place of the
-     * {@code <<} entry.
+     * and among merged mappings the earlier one wins. Merged entries take the place of the {@code
+     * <<} entry.
      */
     ObjectNode applyMerges(MapFrame m) {
       Map<String, Winner> winners = new LinkedHashMap<>();
@@ -660,10 +661,12 @@ public final class YamlLoader {
     JsonNode tagError(String tag, Position at, FieldPath path, String what) {
       String shown = shortTag(tag);
       String message =
-          tag.startsWith(YAML_TAG) && Set.of("map", "seq", "str", "int", "float", "bool", "null")
-                  .contains(tag.substring(YAML_TAG.length()))
+          tag.startsWith(YAML_TAG)
+                  && Set.of("map", "seq", "str", "int", "float", "bool", "null")
+                      .contains(tag.substring(YAML_TAG.length()))
               ? "tag " + shown + " cannot be used on " + what
-              : "YAML tags are not supported: " + shown
+              : "YAML tags are not supported: "
+                  + shown
                   + " (only !!str, !!int, !!float, !!bool, !!null, !!map and !!seq are accepted)";
       return fail(Code.SYNTAX, at, path, message);
     }
@@ -724,7 +727,9 @@ public final class YamlLoader {
       Position at = last == null ? Position.UNKNOWN : position(last);
       if (e instanceof StreamConstraintsException) {
         error(Code.LIMIT, at, path(), oneLine(originalMessage(e)));
-      } else if (doc != null && doc.frames.peek() instanceof MapFrame m && m.key == null
+      } else if (doc != null
+          && doc.frames.peek() instanceof MapFrame m
+          && m.key == null
           && (last instanceof CollectionStartEvent || last instanceof AliasEvent)) {
         // Jackson only accepts scalar keys; go-yaml would accept these, kubectl's JSON would not.
         error(
@@ -818,7 +823,9 @@ public final class YamlLoader {
     return true;
   }
 
-  /** go-yaml's {@code yamlStyleFloat}: {@code [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?}. */
+  /**
+   * go-yaml's {@code yamlStyleFloat}: {@code [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?}.
+   */
   static boolean isFloat(String s) {
     int i = 0;
     int n = s.length();
@@ -1015,7 +1022,8 @@ public final class YamlLoader {
 
     @Override
     protected YAMLParser _createParser(Reader r, IOContext ctxt) throws IOException {
-      return new EventParser(ctxt, _parserFeatures, _yamlParserFeatures, _loaderOptions, _objectCodec, r);
+      return new EventParser(
+          ctxt, _parserFeatures, _yamlParserFeatures, _loaderOptions, _objectCodec, r);
     }
 
     EventParser open(String text) throws IOException {
@@ -1034,7 +1042,11 @@ public final class YamlLoader {
     int documents;
 
     EventParser(
-        IOContext ctxt, int features, int yamlFeatures, LoaderOptions options, ObjectCodec codec,
+        IOContext ctxt,
+        int features,
+        int yamlFeatures,
+        LoaderOptions options,
+        ObjectCodec codec,
         Reader reader) {
       super(ctxt, features, yamlFeatures, options, codec, reader);
     }

@@ -44,21 +44,21 @@ public final class YamlWriter {
   /** Plain words some YAML reader takes for a null, a boolean, a merge key or a float. */
   private static final Set<String> RESERVED =
       Set.of(
-          "~", "null", "Null", "NULL",
-          "true", "True", "TRUE", "false", "False", "FALSE",
-          // YAML 1.1 booleans (go-yaml v2, PyYAML, SnakeYAML)
-          "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO",
-          "on", "On", "ON", "off", "Off", "OFF",
-          // YAML 1.1 merge and value keys
-          "<<", "=",
-          ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF",
-          ".nan", ".NaN", ".NAN");
+          String.join(
+                  " ",
+                  "~ null Null NULL true True TRUE false False FALSE",
+                  // YAML 1.1 booleans (go-yaml v2, PyYAML, SnakeYAML)
+                  "y Y yes Yes YES n N no No NO on On ON off Off OFF",
+                  // YAML 1.1 merge and value keys, and the special floats
+                  "<< = .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF .nan .NaN .NAN")
+              .split(" "));
 
   // YAML 1.1 int and float (the union of SnakeYAML's and PyYAML's resolvers, with sexagesimals),
   // and the timestamps they resolve. Applied only to short strings that start like a number.
   private static final Pattern YAML11_INT =
       Pattern.compile(
-          "[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)");
+          "[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+"
+              + "|[1-9][0-9_]*(?::[0-5]?[0-9])+)");
   private static final Pattern YAML11_FLOAT =
       Pattern.compile(
           "[-+]?(?:\\.[0-9_]+|[0-9_]+(?:\\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?"
@@ -72,10 +72,10 @@ public final class YamlWriter {
   public YamlWriter() {}
 
   /**
-   * One YAML document (no {@code ---}), ending in exactly one newline. With {@code
-   * canonicalOrder}, every mapping lists {@code apiVersion, kind, metadata, name, generateName,
-   * namespace, labels, annotations} first and then its other keys by {@link String#compareTo};
-   * otherwise keys keep the tree's order.
+   * One YAML document (no {@code ---}), ending in exactly one newline. With {@code canonicalOrder},
+   * every mapping lists {@code apiVersion, kind, metadata, name, generateName, namespace, labels,
+   * annotations} first and then its other keys by {@link String#compareTo}; otherwise keys keep the
+   * tree's order.
    */
   public String write(JsonNode document, boolean canonicalOrder) {
     Objects.requireNonNull(document, "document");
@@ -185,7 +185,8 @@ public final class YamlWriter {
       } else if (node.isNumber()) {
         out.append(formatDouble(node.doubleValue()));
       } else {
-        throw new IllegalArgumentException("cannot write a " + node.getNodeType() + " node as YAML");
+        throw new IllegalArgumentException(
+            "cannot write a " + node.getNodeType() + " node as YAML");
       }
       out.append('\n');
     }
@@ -363,7 +364,8 @@ public final class YamlWriter {
         return false;
       }
     }
-    boolean numeric = first == '+' || first == '-' || first == '.' || (first >= '0' && first <= '9');
+    boolean numeric =
+        first == '+' || first == '-' || first == '.' || (first >= '0' && first <= '9');
     return !(numeric && looksNumeric(s));
   }
 
@@ -386,9 +388,9 @@ public final class YamlWriter {
   }
 
   /**
-   * go-yaml v2's numbers (as jobc's loader reads them): Go's {@code ParseInt(s, 0, 64)} syntax after
-   * removing underscores ({@code 0x1F}, {@code 0o755}, {@code 0b1}, {@code 0755}), or its float
-   * syntax {@code [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?}.
+   * go-yaml v2's numbers (as jobc's loader reads them): Go's {@code ParseInt(s, 0, 64)} syntax
+   * after removing underscores ({@code 0x1F}, {@code 0o755}, {@code 0b1}, {@code 0755}), or its
+   * float syntax {@code [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?}.
    */
   private static boolean goNumber(String text) {
     String s = text.replace("_", "");
@@ -399,7 +401,8 @@ public final class YamlWriter {
     }
     if (i < n - 1 && s.charAt(i) == '0') {
       char p = s.charAt(i + 1);
-      int radix = p == 'x' || p == 'X' ? 16 : p == 'o' || p == 'O' ? 8 : p == 'b' || p == 'B' ? 2 : 0;
+      int radix =
+          p == 'x' || p == 'X' ? 16 : p == 'o' || p == 'O' ? 8 : p == 'b' || p == 'B' ? 2 : 0;
       if (radix != 0 && digitsOnly(s, i + 2, radix)) {
         return true;
       }

@@ -132,7 +132,8 @@ class YamlLoaderTest {
     LoadResult r = load("a: .inf\nb: -.Inf\nc: .NaN\nd: '.inf'\n");
     assertThat(r.diagnostics())
         .extracting(Diagnostic::code, Diagnostic::path)
-        .containsExactly(tuple(Code.INVALID, "a"), tuple(Code.INVALID, "b"), tuple(Code.INVALID, "c"));
+        .containsExactly(
+            tuple(Code.INVALID, "a"), tuple(Code.INVALID, "b"), tuple(Code.INVALID, "c"));
   }
 
   @Test
@@ -148,8 +149,9 @@ class YamlLoaderTest {
                 + "l: !!seq [1]\n"
                 + "x: ! 12\n");
     assertThat(doc.toString())
-        .isEqualTo("{\"s\":\"12\",\"i\":16,\"f\":1.0,\"b\":true,\"n\":null,\"m\":{\"a\":1},"
-            + "\"l\":[1],\"x\":\"12\"}");
+        .isEqualTo(
+            "{\"s\":\"12\",\"i\":16,\"f\":1.0,\"b\":true,\"n\":null,\"m\":{\"a\":1},"
+                + "\"l\":[1],\"x\":\"12\"}");
   }
 
   @Test
@@ -166,7 +168,8 @@ class YamlLoaderTest {
             tuple(Code.SYNTAX, 4, 4, "d"),
             tuple(Code.SYNTAX, 5, 4, "e"));
     assertThat(r.diagnostics().get(0).message()).startsWith("YAML tags are not supported: !Ref");
-    assertThat(r.diagnostics().get(1).message()).startsWith("YAML tags are not supported: !!binary");
+    assertThat(r.diagnostics().get(1).message())
+        .startsWith("YAML tags are not supported: !!binary");
   }
 
   @Test
@@ -182,7 +185,11 @@ class YamlLoaderTest {
     assertThat(load("a: 1\n? [x, y]\n: b\n").diagnostics())
         .extracting(Diagnostic::code, Diagnostic::line, Diagnostic::column, Diagnostic::message)
         .containsExactly(
-            tuple(Code.SYNTAX, 2, 3, "mapping keys must be scalars (complex keys are not supported)"));
+            tuple(
+                Code.SYNTAX,
+                2,
+                3,
+                "mapping keys must be scalars (complex keys are not supported)"));
     assertThat(load("k: &k key\n*k : v\n").diagnostics())
         .extracting(Diagnostic::code, Diagnostic::line, Diagnostic::message)
         .containsExactly(tuple(Code.SYNTAX, 2, "aliases cannot be used as mapping keys"));
@@ -247,7 +254,9 @@ class YamlLoaderTest {
   @Test
   void mapFieldKeysArePrintedInBrackets() {
     LoadResult r = load("metadata:\n  labels:\n    app: x\n    app: y\n");
-    assertThat(r.diagnostics()).extracting(Diagnostic::path).containsExactly("metadata.labels[app]");
+    assertThat(r.diagnostics())
+        .extracting(Diagnostic::path)
+        .containsExactly("metadata.labels[app]");
   }
 
   // --- documents -------------------------------------------------------------------------------
@@ -256,7 +265,8 @@ class YamlLoaderTest {
   void skipsEmptyDocumentsAndKeepsStreamIndices() {
     LoadResult r = load("# only a comment\n---\n---\n# nothing\n---\na: 1\n---\n...\n---\nb: 2\n");
     assertThat(r.diagnostics()).isEmpty();
-    assertThat(r.documents()).extracting(d -> d.root().toString())
+    assertThat(r.documents())
+        .extracting(d -> d.root().toString())
         .containsExactly("{\"a\":1}", "{\"b\":2}");
     assertThat(r.documents()).extracting(Document::index).containsExactly(2, 4);
     assertThat(load("").documents()).isEmpty();
@@ -283,12 +293,27 @@ class YamlLoaderTest {
             + "kind: B\n";
     LoadResult r = load(text);
     assertThat(r.diagnostics())
-        .extracting(Diagnostic::code, Diagnostic::line, Diagnostic::column, Diagnostic::path,
+        .extracting(
+            Diagnostic::code,
+            Diagnostic::line,
+            Diagnostic::column,
+            Diagnostic::path,
             Diagnostic::message)
         .containsExactly(
-            tuple(Code.DUPLICATE, 4, 3, "spec.replicas", "duplicate key \"replicas\" (first defined at line 2)"),
-            tuple(Code.DUPLICATE, 5, 3, "spec.replicas", "duplicate key \"replicas\" (first defined at line 2)"),
-            tuple(Code.DUPLICATE, 7, 1, "kind", "duplicate key \"kind\" (first defined at line 6)"));
+            tuple(
+                Code.DUPLICATE,
+                4,
+                3,
+                "spec.replicas",
+                "duplicate key \"replicas\" (first defined at line 2)"),
+            tuple(
+                Code.DUPLICATE,
+                5,
+                3,
+                "spec.replicas",
+                "duplicate key \"replicas\" (first defined at line 2)"),
+            tuple(
+                Code.DUPLICATE, 7, 1, "kind", "duplicate key \"kind\" (first defined at line 6)"));
     // The document is kept, with the first value, so later steps can report more.
     assertThat(r.documents()).hasSize(1);
     JsonNode root = r.documents().get(0).root();
@@ -378,7 +403,9 @@ class YamlLoaderTest {
 
   @Test
   void billionLaughsIsRejectedQuicklyAndTheNextDocumentStillLoads() {
-    StringBuilder bomb = new StringBuilder("a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
+    StringBuilder bomb =
+        new StringBuilder(
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n");
     for (char c = 'b'; c <= 'i'; c++) {
       char p = (char) (c - 1);
       bomb.append(c).append(": &").append(c).append(" [");
@@ -392,7 +419,8 @@ class YamlLoaderTest {
     assertThat(r.diagnostics())
         .extracting(Diagnostic::code, Diagnostic::message)
         .containsExactly(
-            tuple(Code.LIMIT, "alias expansion exceeds 10000 nodes; YAML alias bombs are rejected"));
+            tuple(
+                Code.LIMIT, "alias expansion exceeds 10000 nodes; YAML alias bombs are rejected"));
     // 10 + 90 + 819 + 7380 nodes fit; the first alias of line 5 would pass 10,000.
     assertThat(r.diagnostics().get(0).line()).isEqualTo(5);
     assertThat(r.documents()).extracting(Document::index).containsExactly(1);
@@ -453,10 +481,14 @@ class YamlLoaderTest {
   @Test
   void limitsCheckTheirArguments() {
     assertThat(YamlLimits.defaults()).isEqualTo(new YamlLimits(4_000_000, 100, 10_000, 100));
-    assertThatThrownBy(() -> new YamlLimits(0, 1, 1, 1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new YamlLimits(1, 0, 1, 1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new YamlLimits(1, 1, -1, 1)).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new YamlLimits(1, 1, 1, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new YamlLimits(0, 1, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new YamlLimits(1, 0, 1, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new YamlLimits(1, 1, -1, 1))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new YamlLimits(1, 1, 1, 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   // --- syntax errors ---------------------------------------------------------------------------
@@ -505,9 +537,7 @@ class YamlLoaderTest {
         s.append(alphabet.charAt(random.nextInt(alphabet.length())));
       }
       LoadResult r = load(s.toString());
-      assertThat(r.diagnostics())
-          .as("input %s", s)
-          .noneMatch(d -> d.code() == Code.INTERNAL);
+      assertThat(r.diagnostics()).as("input %s", s).noneMatch(d -> d.code() == Code.INTERNAL);
     }
   }
 }
