@@ -4,7 +4,8 @@ package dev.jobc.load;
  * Safety limits for {@link YamlLoader}, so that no input can make it hang or run out of memory.
  *
  * @param maxSourceChars longest accepted source text, in UTF-16 chars
- * @param maxDepth deepest accepted nesting of mappings and lists (the root container is depth 1)
+ * @param maxDepth deepest accepted nesting of mappings and lists (the root container is depth 1; at
+ *     most 1,000, since alias expansion copies trees recursively)
  * @param maxAliasNodes most nodes that alias expansion may produce in one document (the defence
  *     against "billion laughs" alias bombs)
  * @param maxNumberDigits most digits in one number literal (big numbers cost quadratic time to

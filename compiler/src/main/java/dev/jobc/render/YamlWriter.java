@@ -44,54 +44,21 @@ public final class YamlWriter {
   /** Plain words some YAML reader takes for a null, a boolean, a merge key or a float. */
   private static final Set<String> RESERVED =
       Set.of(
-          "~",
-          "null",
-          "Null",
-          "NULL",
-          "true",
-          "True",
-          "TRUE",
-          "false",
-          "False",
-          "FALSE",
-          // YAML 1.1 booleans (go-yaml v2, PyYAML, SnakeYAML)
-          "y",
-          "Y",
-          "yes",
-          "Yes",
-          "YES",
-          "n",
-          "N",
-          "no",
-          "No",
-          "NO",
-          "on",
-          "On",
-          "ON",
-          "off",
-          "Off",
-          "OFF",
-          // YAML 1.1 merge and value keys
-          "<<",
-          "=",
-          ".inf",
-          ".Inf",
-          ".INF",
-          "+.inf",
-          "+.Inf",
-          "+.INF",
-          "-.inf",
-          "-.Inf",
-          "-.INF",
-          ".nan",
-          ".NaN",
-          ".NAN");
+          String.join(
+                  " ",
+                  "~ null Null NULL true True TRUE false False FALSE",
+                  // YAML 1.1 booleans (go-yaml v2, PyYAML, SnakeYAML)
+                  "y Y yes Yes YES n N no No NO on On ON off Off OFF",
+                  // YAML 1.1 merge and value keys, and the special floats
+                  "<< = .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF .nan .NaN .NAN")
+              .split(" "));
 
   // YAML 1.1 int and float (the union of SnakeYAML's and PyYAML's resolvers, with sexagesimals),
   // and the timestamps they resolve. Applied only to short strings that start like a number.
   private static final Pattern YAML11_INT =
       Pattern.compile(
-          "[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)");
+          "[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+"
+              + "|[1-9][0-9_]*(?::[0-5]?[0-9])+)");
   private static final Pattern YAML11_FLOAT =
       Pattern.compile(
           "[-+]?(?:\\.[0-9_]+|[0-9_]+(?:\\.[0-9_]*)?)(?:[eE][-+]?[0-9]+)?"
