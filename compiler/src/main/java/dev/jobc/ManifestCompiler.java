@@ -11,15 +11,18 @@ import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Position;
+import dev.jobc.generate.GangScheduling;
 import dev.jobc.generate.HeadlessServiceGenerator;
 import dev.jobc.generate.LauncherJobGenerator;
 import dev.jobc.generate.LauncherRbacGenerator;
 import dev.jobc.generate.MpiConfigMapGenerator;
+import dev.jobc.generate.PodGroupGenerator;
 import dev.jobc.generate.WorkerStatefulSetGenerator;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.plan.GangPlanner;
 import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.MpiJobPlanner;
 import dev.jobc.render.ObjectTrees;
@@ -53,6 +56,7 @@ public final class ManifestCompiler {
   private final HeadlessServiceGenerator services = new HeadlessServiceGenerator();
   private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
   private final LauncherJobGenerator launchers = new LauncherJobGenerator();
+  private final PodGroupGenerator podGroups = new PodGroupGenerator();
 
   public ManifestCompiler() {
     this(YamlLimits.defaults());
@@ -125,7 +129,15 @@ public final class ManifestCompiler {
     List<Rendered> rendered = new ArrayList<>();
     for (Map.Entry<MpiJobModel, Document> job : ready) {
       MpiJobPlan plan = MpiJobPlanner.plan(job.getKey(), options);
-      for (HasMetadata object : generate(plan)) {
+      List<HasMetadata> generated = generate(plan);
+      // Gang scheduling decorates whatever carries pods, then adds the PodGroup.
+      GangPlanner.plan(job.getKey(), options)
+          .ifPresent(
+              gang -> {
+                GangScheduling.decorate(gang, plan.name(), generated);
+                generated.add(podGroups.generate(plan, gang));
+              });
+      for (HasMetadata object : generated) {
         rendered.add(new Rendered(ObjectTrees.tree(object), true, job.getValue()));
       }
     }

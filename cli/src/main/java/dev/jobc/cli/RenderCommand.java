@@ -105,6 +105,17 @@ final class RenderCommand implements Callable<Integer> {
       description = "Image that provides kubectl for kubexec.sh (default: ${DEFAULT-VALUE}).")
   private String kubectlImage = CompileOptions.DEFAULT_KUBECTL_IMAGE;
 
+  @Option(
+      names = "--gang-scheduler",
+      paramLabel = "SCHEDULER",
+      description =
+          "Gang-schedule every job: volcano (Volcano PodGroup, schedulerName volcano),"
+              + " scheduler-plugins (coscheduling PodGroup, schedulerName"
+              + " scheduler-plugins-scheduler) or any other scheduler name (coscheduling PodGroup,"
+              + " that schedulerName). A job's jobc.dev/gang-scheduler annotation wins; an empty"
+              + " one turns gang scheduling off for that job.")
+  private String gangScheduler;
+
   @Override
   public Integer call() {
     if (paths.isEmpty()) {
@@ -151,6 +162,9 @@ final class RenderCommand implements Callable<Integer> {
       }
       if (clusterDomain != null) {
         options = options.withClusterDomain(clusterDomain);
+      }
+      if (gangScheduler != null) {
+        options = options.withGangScheduler(gangScheduler);
       }
       return options;
     } catch (IllegalArgumentException e) {

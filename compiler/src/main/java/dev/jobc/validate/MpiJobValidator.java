@@ -49,6 +49,7 @@ public final class MpiJobValidator {
     validateSpec(job, out);
     validateReplicaSpecs(job, clusterDomain, out);
     warnAboutSshd(job, options, out);
+    GangValidator.validate(job, options, out);
     return out;
   }
 
@@ -156,13 +157,6 @@ public final class MpiJobValidator {
                 SPEC.child("runLauncherAsWorker"),
                 "Unsupported value: true: not supported by this version of jobc"));
       }
-    }
-    if (job.schedulingPolicy() != null) {
-      out.add(
-          error(
-              Code.NOT_SUPPORTED,
-              runPolicy.child("schedulingPolicy"),
-              "gang scheduling is not supported by this version of jobc"));
     }
   }
 
