@@ -106,6 +106,46 @@ final class RenderCommand implements Callable<Integer> {
   private String kubectlImage = CompileOptions.DEFAULT_KUBECTL_IMAGE;
 
   @Option(
+      names = "--transport",
+      paramLabel = "kubexec|ssh",
+      description =
+          "How the launcher reaches workers: kubexec (kubectl exec, the default; no keys) or ssh"
+              + " (keys from an existing Secret, see --ssh-secret).")
+  private String transport = "kubexec";
+
+  @Option(
+      names = "--ssh-secret",
+      paramLabel = "NAME",
+      description =
+          "Existing Secret (kubernetes.io/ssh-auth) with the SSH keys; implies --transport ssh."
+              + " jobc never generates keys.")
+  private String sshSecret;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "statefulset|pods",
+      description =
+          "What runs the workers: a StatefulSet <job>-worker (default; lost workers come back)"
+              + " or bare Pods <job>-worker-<i> (mpi-operator's own shape).")
+  private String workers = "statefulset";
+
+  @Option(
+      names = "--gpus-per-node",
+      paramLabel = "N",
+      description =
+          "GPUs per node for v1alpha1 'gpus:' totals without spec.gpusPerNode (default:"
+              + " ${DEFAULT-VALUE}).")
+  private int gpusPerNode = CompileOptions.DEFAULT_PER_NODE;
+
+  @Option(
+      names = "--units-per-node",
+      paramLabel = "N",
+      description =
+          "Units per node for v1alpha1 'processingUnits:' totals without"
+              + " spec.processingUnitsPerNode (default: ${DEFAULT-VALUE}).")
+  private int unitsPerNode = CompileOptions.DEFAULT_PER_NODE;
+
+  @Option(
       names = "--gang-scheduler",
       paramLabel = "SCHEDULER",
       description =
@@ -156,7 +196,16 @@ final class RenderCommand implements Callable<Integer> {
 
   private CompileOptions options() {
     try {
-      CompileOptions options = CompileOptions.defaults().withKubectlImage(kubectlImage);
+      CompileOptions options =
+          CompileOptions.defaults()
+              .withKubectlImage(kubectlImage)
+              .withTransport(CompileOptions.Transport.parse(transport))
+              .withWorkers(CompileOptions.WorkerKind.parse(workers))
+              .withGpusPerNode(gpusPerNode)
+              .withUnitsPerNode(unitsPerNode);
+      if (sshSecret != null) {
+        options = options.withSshSecret(sshSecret).withTransport(CompileOptions.Transport.SSH);
+      }
       if (namespace != null) {
         options = options.withNamespace(namespace);
       }

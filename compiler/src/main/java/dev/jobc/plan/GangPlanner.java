@@ -1,11 +1,9 @@
 package dev.jobc.plan;
 
-import dev.jobc.CompileOptions;
 import dev.jobc.api.MpiJobModel;
 import dev.jobc.api.ReplicaSpec;
 import dev.jobc.api.SchedulingPolicy;
 import dev.jobc.plan.GangPlan.Flavor;
-import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -40,17 +38,12 @@ public final class GangPlanner {
   private GangPlanner() {}
 
   /**
-   * The job's gang scheduler as given: the {@value #SCHEDULER_ANNOTATION} annotation when present
-   * (empty meaning none), else the option; {@code null} for none.
+   * The job's gang scheduler: the {@value #SCHEDULER_ANNOTATION} annotation when present (empty
+   * meaning none), else {@code --gang-scheduler}; {@code null} for none. The annotation is already
+   * applied to the model's options.
    */
-  public static String scheduler(MpiJobModel job, CompileOptions options) {
-    Map<String, String> annotations =
-        job.metadata() == null ? null : job.metadata().getAnnotations();
-    if (annotations != null && annotations.containsKey(SCHEDULER_ANNOTATION)) {
-      String value = annotations.get(SCHEDULER_ANNOTATION);
-      return value == null || value.isEmpty() ? null : value;
-    }
-    return options.gangScheduler();
+  public static String scheduler(MpiJobModel job) {
+    return job.options().gangScheduler();
   }
 
   /** mpi-operator v2: {@code volcano} is Volcano; any other name is scheduler-plugins. */
@@ -78,8 +71,8 @@ public final class GangPlanner {
   }
 
   /** The gang plan, or empty when the job has no gang scheduler. */
-  public static Optional<GangPlan> plan(MpiJobModel job, CompileOptions options) {
-    String scheduler = scheduler(job, options);
+  public static Optional<GangPlan> plan(MpiJobModel job) {
+    String scheduler = scheduler(job);
     if (scheduler == null) {
       return Optional.empty();
     }

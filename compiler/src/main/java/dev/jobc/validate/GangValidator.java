@@ -3,9 +3,9 @@ package dev.jobc.validate;
 import static dev.jobc.diag.Finding.error;
 import static dev.jobc.diag.Finding.warning;
 
-import dev.jobc.CompileOptions;
 import dev.jobc.api.MpiJob;
 import dev.jobc.api.MpiJobModel;
+import dev.jobc.api.MpiPaths;
 import dev.jobc.api.ReplicaSpec;
 import dev.jobc.api.SchedulingPolicy;
 import dev.jobc.diag.Code;
@@ -26,26 +26,16 @@ import java.util.Objects;
  * jobc rejects the impossible values and warns about the ignored ones.
  */
 final class GangValidator {
-  private static final FieldPath POLICY = FieldPath.of("spec", "runPolicy", "schedulingPolicy");
+  private static final FieldPath POLICY = MpiPaths.RUN_POLICY.child("schedulingPolicy");
 
   private GangValidator() {}
 
-  static void validate(MpiJobModel job, CompileOptions options, List<Finding> out) {
+  static void validate(MpiJobModel job, List<Finding> out) {
     Map<String, String> annotations =
         job.metadata() == null ? null : job.metadata().getAnnotations();
+    // An invalid annotation value is reported where the jobc.dev annotations are applied.
     String annotated =
         annotations == null ? null : annotations.get(GangPlanner.SCHEDULER_ANNOTATION);
-    if (annotated != null && !annotated.isEmpty() && !Dns.dns1123Subdomain(annotated).isEmpty()) {
-      out.add(
-          error(
-              Code.INVALID,
-              FieldPath.of("metadata", "annotations").key(GangPlanner.SCHEDULER_ANNOTATION),
-              "Invalid value: \""
-                  + annotated
-                  + "\": a gang scheduler is volcano, scheduler-plugins or a scheduler name: "
-                  + String.join("; ", Dns.dns1123Subdomain(annotated))));
-      return;
-    }
     SchedulingPolicy policy = job.schedulingPolicy();
     if (policy != null) {
       nonNegative(POLICY.child("minAvailable"), policy.minAvailable(), out);
@@ -54,13 +44,13 @@ final class GangValidator {
         policy.minResources().forEach((name, q) -> nonNegative(name, q, out));
       }
     }
-    String scheduler = GangPlanner.scheduler(job, options);
+    String scheduler = GangPlanner.scheduler(job);
     if (scheduler == null) {
       if (policy != null) {
         out.add(
             warning(
                 POLICY,
-                annotated != null
+                annotated != null && annotated.isEmpty()
                     ? "ignored: the empty "
                         + GangPlanner.SCHEDULER_ANNOTATION
                         + " annotation turns gang scheduling off for this job"
@@ -130,13 +120,14 @@ final class GangValidator {
     }
     String given = spec.template().getSpec().getSchedulerName();
     if (nonEmpty(given) && !given.equals(schedulerName)) {
+      FieldPath path =
+          job.paths().replica(type).child("template").child("spec").child("schedulerName");
+      if (out.stream().anyMatch(f -> f.path().equals(path))) {
+        return; // v1alpha1: one template serves both roles
+      }
       out.add(
           warning(
-              MpiJobValidator.REPLICA_SPECS
-                  .key(type)
-                  .child("template")
-                  .child("spec")
-                  .child("schedulerName"),
+              path,
               "\""
                   + given
                   + "\" is replaced by \""

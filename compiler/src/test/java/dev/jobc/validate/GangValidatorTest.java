@@ -3,9 +3,14 @@ package dev.jobc.validate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.jobc.CompileOptions;
+import dev.jobc.api.MpiEra;
+import dev.jobc.api.MpiJob;
+import dev.jobc.defaults.MpiJobDefaults;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Severity;
+import dev.jobc.render.ObjectTrees;
 import java.util.List;
 import java.util.stream.Stream;
 import org.assertj.core.groups.Tuple;
@@ -110,7 +115,9 @@ class GangValidatorTest {
   @MethodSource("cases")
   void findings(String yaml, String gangScheduler, List<Tuple> expected) throws Exception {
     CompileOptions options = CompileOptions.defaults().withGangScheduler(gangScheduler);
-    List<Finding> findings = MpiJobValidator.validate(MpiJobValidatorTest.model(yaml), options);
+    MpiJob job = ObjectTrees.bind(new YAMLMapper().readTree(yaml), MpiJob.class);
+    List<Finding> findings =
+        MpiJobValidator.validate(MpiJobDefaults.apply(job, MpiEra.V2BETA1, options));
     assertThat(findings)
         .extracting(Finding::severity, f -> f.path().toString())
         .containsExactlyInAnyOrderElementsOf(expected);
