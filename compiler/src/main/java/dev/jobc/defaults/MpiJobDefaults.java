@@ -142,14 +142,22 @@ public final class MpiJobDefaults {
       CompileOptions options,
       JobAnnotations.Applied annotations,
       List<Finding> findings) {
-    if (spec.runPolicy() != null
-        && (spec.backoffLimit() != null && run.backoffLimit() != null
-            || spec.activeDeadlineSeconds() != null && run.activeDeadlineSeconds() != null)) {
+    List<String> overridden = new ArrayList<>();
+    if (spec.backoffLimit() != null && run.backoffLimit() != null) {
+      overridden.add("backoffLimit");
+    }
+    if (spec.activeDeadlineSeconds() != null && run.activeDeadlineSeconds() != null) {
+      overridden.add("activeDeadlineSeconds");
+    }
+    if (!overridden.isEmpty()) {
+      // The operator logged "runPolicy is specified in MPIJobSpec so backOffLimit/
+      // activeDeadlineSeconds in MPIJobSpec will be overwritten".
       findings.add(
           Finding.warning(
               RUN_POLICY,
-              "runPolicy is given, so spec.backoffLimit and spec.activeDeadlineSeconds are"
-                  + " overridden by runPolicy's (as mpi-operator v1alpha2 did)"));
+              "overrides spec."
+                  + String.join(" and spec.", overridden)
+                  + " (runPolicy wins in v1alpha2)"));
     }
     Integer backoff =
         run.backoffLimit() != null

@@ -51,8 +51,7 @@ public final class MpiConfigMapGenerator {
       kubexecModel.put("container", plan.kubexecContainer());
     }
     if (plan.launcherHost() != null) {
-      requireSafe(plan.launcherHost());
-      kubexecModel.put("launcher", plan.launcherHost());
+      kubexecModel.put("launcher", Naming.launcher(plan.name()));
     }
 
     Map<String, String> data = new LinkedHashMap<>();

@@ -20,10 +20,11 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Checks gang scheduling: the {@value GangPlanner#SCHEDULER_ANNOTATION} annotation and {@code
- * runPolicy.schedulingPolicy}. Upstream validates none of it; a negative {@code minAvailable} or
- * timeout reaches the scheduler, and settings the chosen scheduler ignores are dropped silently.
- * jobc rejects the impossible values and warns about the ignored ones.
+ * Checks {@code runPolicy.schedulingPolicy} against the job's gang scheduler (the {@value
+ * GangPlanner#SCHEDULER_ANNOTATION} annotation's value is checked where annotations are applied).
+ * Upstream validates none of it: a negative {@code minAvailable} or timeout reaches the scheduler,
+ * and settings the chosen scheduler ignores are dropped silently. jobc rejects the impossible
+ * values and warns about the ignored ones.
  */
 final class GangValidator {
   private static final FieldPath POLICY = MpiPaths.RUN_POLICY.child("schedulingPolicy");

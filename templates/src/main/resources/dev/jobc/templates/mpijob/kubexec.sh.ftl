@@ -13,7 +13,7 @@ done
 shift
 <#if launcher??>
 # The launcher runs ranks too (runLauncherAsWorker); its own are started here.
-if [ "$POD_NAME" = [=shq(launcher)] ]; then
+if [ "${POD_NAME%%.*}" = [=shq(launcher)] ]; then
   exec /bin/sh -c "$*"
 fi
 </#if>
