@@ -105,6 +105,22 @@ final class RenderCommand implements Callable<Integer> {
       description = "Image that provides kubectl for kubexec.sh (default: ${DEFAULT-VALUE}).")
   private String kubectlImage = CompileOptions.DEFAULT_KUBECTL_IMAGE;
 
+  @Option(
+      names = "--sidecar-image",
+      paramLabel = "IMAGE",
+      description =
+          "Image of the jobc sidecar that waits for peer pods at run time (default:"
+              + " ${DEFAULT-VALUE}).")
+  private String sidecarImage = CompileOptions.DEFAULT_SIDECAR_IMAGE;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "KIND",
+      description =
+          "What runs DGLJob workers: statefulset (a StatefulSet <job>-worker, the default) or pods"
+              + " (bare Pods <job>-worker-<i>, as dgl-operator creates them).")
+  private String workers = "statefulset";
+
   @Override
   public Integer call() {
     if (paths.isEmpty()) {
@@ -145,7 +161,11 @@ final class RenderCommand implements Callable<Integer> {
 
   private CompileOptions options() {
     try {
-      CompileOptions options = CompileOptions.defaults().withKubectlImage(kubectlImage);
+      CompileOptions options =
+          CompileOptions.defaults()
+              .withKubectlImage(kubectlImage)
+              .withSidecarImage(sidecarImage)
+              .withWorkers(workerKind(workers));
       if (namespace != null) {
         options = options.withNamespace(namespace);
       }
@@ -156,6 +176,16 @@ final class RenderCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }
+  }
+
+  private static CompileOptions.WorkerKind workerKind(String value) {
+    return switch (value) {
+      case "statefulset" -> CompileOptions.WorkerKind.STATEFUL_SET;
+      case "pods" -> CompileOptions.WorkerKind.PODS;
+      default ->
+          throw new IllegalArgumentException(
+              "invalid --workers \"" + value + "\": use statefulset or pods");
+    };
   }
 
   private int toDirectory(List<OutputObject> objects, InputFiles inputs, PrintWriter err) {

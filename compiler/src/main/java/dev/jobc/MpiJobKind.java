@@ -1,0 +1,82 @@
+package dev.jobc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobc.api.MpiEra;
+import dev.jobc.api.MpiJob;
+import dev.jobc.api.MpiJobModel;
+import dev.jobc.defaults.MpiJobDefaults;
+import dev.jobc.diag.Finding;
+import dev.jobc.generate.HeadlessServiceGenerator;
+import dev.jobc.generate.LauncherJobGenerator;
+import dev.jobc.generate.LauncherRbacGenerator;
+import dev.jobc.generate.MpiConfigMapGenerator;
+import dev.jobc.generate.WorkerStatefulSetGenerator;
+import dev.jobc.plan.MpiJobPlan;
+import dev.jobc.plan.MpiJobPlanner;
+import dev.jobc.render.ObjectTrees;
+import dev.jobc.render.Templates;
+import dev.jobc.validate.MpiJobValidator;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Kubeflow MPIJob ({@code kubeflow.org}) through the pipeline. Immutable and thread-safe. */
+final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan> {
+  private final LauncherRbacGenerator rbac = new LauncherRbacGenerator();
+  private final MpiConfigMapGenerator configMaps;
+  private final HeadlessServiceGenerator services = new HeadlessServiceGenerator();
+  private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
+  private final LauncherJobGenerator launchers = new LauncherJobGenerator();
+
+  MpiJobKind(Templates templates) {
+    this.configMaps = new MpiConfigMapGenerator(templates);
+  }
+
+  @Override
+  public String kind() {
+    return MpiJob.KIND;
+  }
+
+  @Override
+  public String group() {
+    return "kubeflow.org";
+  }
+
+  @Override
+  public List<String> apiVersions() {
+    return MpiEra.apiVersions();
+  }
+
+  @Override
+  public MpiJob bind(JsonNode root) {
+    return ObjectTrees.bind(root, MpiJob.class);
+  }
+
+  @Override
+  public MpiJobModel defaults(MpiJob job, CompileOptions options) {
+    MpiEra era = MpiEra.of(job.apiVersion()).orElseThrow();
+    return MpiJobDefaults.apply(job, era, options.namespace());
+  }
+
+  @Override
+  public List<Finding> validate(MpiJobModel model, CompileOptions options) {
+    return MpiJobValidator.validate(model, options);
+  }
+
+  @Override
+  public MpiJobPlan plan(MpiJobModel model, CompileOptions options) {
+    return MpiJobPlanner.plan(model, options);
+  }
+
+  @Override
+  public List<HasMetadata> generate(MpiJobPlan plan) {
+    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
+    out.add(configMaps.generate(plan));
+    out.add(services.generate(plan));
+    if (plan.workers() > 0) {
+      out.add(workers.generate(plan));
+    }
+    out.add(launchers.generate(plan));
+    return out;
+  }
+}
