@@ -336,6 +336,7 @@ public final class DglJobValidator {
     if (launcher == null
         || worker == null
         || worker.replicas() == null
+        || worker.replicas() < 1
         || launcher.template() == null
         || launcher.template().getSpec() == null
         || launcher.template().getSpec().getContainers() == null
