@@ -59,17 +59,17 @@ final class DglJobKind implements JobKind<DglJob, DglJobModel, DglJobPlan> {
 
   @Override
   public DglJobModel defaults(DglJob job, CompileOptions options) {
-    return DglJobDefaults.apply(job, options.namespace());
+    return DglJobDefaults.apply(job, options);
   }
 
   @Override
   public List<Finding> validate(DglJobModel model, CompileOptions options) {
-    return DglJobValidator.validate(model, options);
+    return DglJobValidator.validate(model);
   }
 
   @Override
   public DglJobPlan plan(DglJobModel model, CompileOptions options) {
-    return DglJobPlanner.plan(model, options);
+    return DglJobPlanner.plan(model);
   }
 
   @Override

@@ -33,6 +33,14 @@ interface JobKind<J, M, P> {
 
   M defaults(J job, CompileOptions options);
 
+  /**
+   * A warning saying why a job is passed through as written instead of rendered (it belongs to
+   * another controller), or {@code null} to render it.
+   */
+  default Finding renderedElsewhere(M model) {
+    return null;
+  }
+
   List<Finding> validate(M model, CompileOptions options);
 
   /** Called only for models without validation errors. */

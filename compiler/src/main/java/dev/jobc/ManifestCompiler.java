@@ -97,6 +97,13 @@ public final class ManifestCompiler {
         continue;
       }
       Object model = kind.defaults(bound, options);
+      Finding notOurs = kind.renderedElsewhere(model);
+      if (notOurs != null) {
+        // Another controller runs this job (MultiKueue, say); rendering it would run it twice.
+        diagnostics.add(locate(doc, notOurs));
+        passThrough.add(doc);
+        continue;
+      }
       for (Finding f : kind.validate(model, options)) {
         diagnostics.add(locate(doc, f));
       }

@@ -5,11 +5,13 @@ import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJob;
 import dev.jobc.api.MpiJobModel;
 import dev.jobc.defaults.MpiJobDefaults;
+import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.generate.HeadlessServiceGenerator;
 import dev.jobc.generate.LauncherJobGenerator;
 import dev.jobc.generate.LauncherRbacGenerator;
 import dev.jobc.generate.MpiConfigMapGenerator;
+import dev.jobc.generate.WorkerPodsGenerator;
 import dev.jobc.generate.WorkerStatefulSetGenerator;
 import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.MpiJobPlanner;
@@ -22,10 +24,12 @@ import java.util.List;
 
 /** Kubeflow MPIJob ({@code kubeflow.org}) through the pipeline. Immutable and thread-safe. */
 final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan> {
+  private static final String MULTIKUEUE = "kueue.x-k8s.io/multikueue";
   private final LauncherRbacGenerator rbac = new LauncherRbacGenerator();
   private final MpiConfigMapGenerator configMaps;
   private final HeadlessServiceGenerator services = new HeadlessServiceGenerator();
   private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
+  private final WorkerPodsGenerator workerPods = new WorkerPodsGenerator();
   private final LauncherJobGenerator launchers = new LauncherJobGenerator();
 
   MpiJobKind(Templates templates) {
@@ -55,26 +59,44 @@ final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan> {
   @Override
   public MpiJobModel defaults(MpiJob job, CompileOptions options) {
     MpiEra era = MpiEra.of(job.apiVersion()).orElseThrow();
-    return MpiJobDefaults.apply(job, era, options.namespace());
+    return MpiJobDefaults.apply(job, era, options);
+  }
+
+  @Override
+  public Finding renderedElsewhere(MpiJobModel model) {
+    if (!MULTIKUEUE.equals(model.managedBy())) {
+      return null;
+    }
+    // MultiKueue dispatches the MPIJob itself to a worker cluster that runs mpi-operator;
+    // rendering it here would run the job twice. It passes through as written.
+    return Finding.warning(
+        FieldPath.of("spec", "runPolicy", "managedBy"),
+        "passed through unrendered: MultiKueue dispatches this MPIJob to a worker"
+            + " cluster running mpi-operator");
   }
 
   @Override
   public List<Finding> validate(MpiJobModel model, CompileOptions options) {
-    return MpiJobValidator.validate(model, options);
+    return MpiJobValidator.validate(model);
   }
 
   @Override
   public MpiJobPlan plan(MpiJobModel model, CompileOptions options) {
-    return MpiJobPlanner.plan(model, options);
+    return MpiJobPlanner.plan(model);
   }
 
   @Override
   public List<HasMetadata> generate(MpiJobPlan plan) {
-    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
+    // ssh needs no RBAC (mpi-operator v2beta1 creates none); kubexec execs into workers.
+    List<HasMetadata> out = new ArrayList<>(plan.ssh() ? List.of() : rbac.generate(plan));
     out.add(configMaps.generate(plan));
     out.add(services.generate(plan));
     if (plan.workers() > 0) {
-      out.add(workers.generate(plan));
+      if (plan.podWorkers()) {
+        out.addAll(workerPods.generate(plan));
+      } else {
+        out.add(workers.generate(plan));
+      }
     }
     out.add(launchers.generate(plan));
     return out;

@@ -114,12 +114,44 @@ final class RenderCommand implements Callable<Integer> {
   private String sidecarImage = CompileOptions.DEFAULT_SIDECAR_IMAGE;
 
   @Option(
-      names = "--workers",
-      paramLabel = "KIND",
+      names = "--transport",
+      paramLabel = "kubexec|ssh",
       description =
-          "What runs DGLJob workers: statefulset (a StatefulSet <job>-worker, the default) or pods"
-              + " (bare Pods <job>-worker-<i>, as dgl-operator creates them).")
+          "How the launcher reaches workers: kubexec (kubectl exec, the default; no keys) or ssh"
+              + " (keys from an existing Secret, see --ssh-secret).")
+  private String transport = "kubexec";
+
+  @Option(
+      names = "--ssh-secret",
+      paramLabel = "NAME",
+      description =
+          "Existing Secret (kubernetes.io/ssh-auth) with the SSH keys; implies --transport ssh."
+              + " jobc never generates keys.")
+  private String sshSecret;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "statefulset|pods",
+      description =
+          "What runs the workers: a StatefulSet <job>-worker (default; lost workers come back)"
+              + " or bare Pods <job>-worker-<i> (mpi-operator's own shape).")
   private String workers = "statefulset";
+
+  @Option(
+      names = "--gpus-per-node",
+      paramLabel = "N",
+      description =
+          "GPUs per node for v1alpha1 'gpus:' totals without spec.gpusPerNode (default:"
+              + " ${DEFAULT-VALUE}).")
+  private int gpusPerNode = CompileOptions.DEFAULT_PER_NODE;
+
+  @Option(
+      names = "--units-per-node",
+      paramLabel = "N",
+      description =
+          "Units per node for v1alpha1 'processingUnits:' totals without"
+              + " spec.processingUnitsPerNode (default: ${DEFAULT-VALUE}).")
+  private int unitsPerNode = CompileOptions.DEFAULT_PER_NODE;
 
   @Override
   public Integer call() {
@@ -165,7 +197,13 @@ final class RenderCommand implements Callable<Integer> {
           CompileOptions.defaults()
               .withKubectlImage(kubectlImage)
               .withSidecarImage(sidecarImage)
-              .withWorkers(workerKind(workers));
+              .withTransport(CompileOptions.Transport.parse(transport))
+              .withWorkers(CompileOptions.WorkerKind.parse(workers))
+              .withGpusPerNode(gpusPerNode)
+              .withUnitsPerNode(unitsPerNode);
+      if (sshSecret != null) {
+        options = options.withSshSecret(sshSecret).withTransport(CompileOptions.Transport.SSH);
+      }
       if (namespace != null) {
         options = options.withNamespace(namespace);
       }
@@ -176,16 +214,6 @@ final class RenderCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }
-  }
-
-  private static CompileOptions.WorkerKind workerKind(String value) {
-    return switch (value) {
-      case "statefulset" -> CompileOptions.WorkerKind.STATEFUL_SET;
-      case "pods" -> CompileOptions.WorkerKind.PODS;
-      default ->
-          throw new IllegalArgumentException(
-              "invalid --workers \"" + value + "\": use statefulset or pods");
-    };
   }
 
   private int toDirectory(List<OutputObject> objects, InputFiles inputs, PrintWriter err) {

@@ -1,6 +1,9 @@
 package dev.jobc.api;
 
+import dev.jobc.CompileOptions;
+import dev.jobc.diag.Finding;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,6 +14,8 @@ import java.util.Map;
  * @param partitionMode {@code spec.partitionMode} as written (validated against {@link
  *     PartitionMode})
  * @param replicaSpecs {@code spec.dglReplicaSpecs}, {@code null} when absent
+ * @param options the compile options with the job's {@code jobc.dev/*} annotations applied
+ * @param findings problems found while defaulting (annotations)
  */
 public record DglJobModel(
     ObjectMeta metadata,
@@ -18,7 +23,13 @@ public record DglJobModel(
     Integer slotsPerWorker,
     String partitionMode,
     String cleanPodPolicy,
-    Map<String, ReplicaSpec> replicaSpecs) {
+    Map<String, ReplicaSpec> replicaSpecs,
+    CompileOptions options,
+    List<Finding> findings) {
+
+  public DglJobModel {
+    findings = List.copyOf(findings);
+  }
 
   /** {@code metadata.name}, or {@code null}. */
   public String name() {

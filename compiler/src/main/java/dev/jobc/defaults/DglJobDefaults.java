@@ -1,11 +1,17 @@
 package dev.jobc.defaults;
 
+import dev.jobc.CompileOptions;
 import dev.jobc.api.DglJob;
 import dev.jobc.api.DglJobModel;
 import dev.jobc.api.DglJobSpec;
 import dev.jobc.api.ReplicaSpec;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,12 +27,21 @@ public final class DglJobDefaults {
 
   private DglJobDefaults() {}
 
-  public static DglJobModel apply(DglJob job, String namespaceOption) {
+  public static DglJobModel apply(DglJob job, CompileOptions options) {
     DglJobSpec spec = job.spec() != null ? job.spec() : new DglJobSpec(null, null, null, null);
     ObjectMeta meta = job.metadata() != null ? job.metadata() : new ObjectMeta();
     String namespace = meta.getNamespace();
     if (namespace == null || namespace.isEmpty()) {
-      namespace = namespaceOption;
+      namespace = options.namespace();
+    }
+    JobAnnotations.Applied annotations = JobAnnotations.apply(meta, options);
+    List<Finding> findings = new ArrayList<>(annotations.findings());
+    if (annotations.maxReplicas() != null) {
+      findings.add(
+          Finding.error(
+              Code.FORBIDDEN,
+              FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS),
+              "Forbidden: a DGLJob cannot scale: every worker holds one graph partition"));
     }
     Map<String, ReplicaSpec> replicas = null;
     if (spec.dglReplicaSpecs() != null) {
@@ -45,7 +60,9 @@ public final class DglJobDefaults {
         spec.slotsPerWorker() != null ? spec.slotsPerWorker() : DEFAULT_SLOTS,
         isEmpty(spec.partitionMode()) ? DEFAULT_PARTITION_MODE : spec.partitionMode(),
         isEmpty(spec.cleanPodPolicy()) ? DEFAULT_CLEAN_POD_POLICY : spec.cleanPodPolicy(),
-        replicas);
+        replicas,
+        annotations.options(),
+        findings);
   }
 
   private static boolean isEmpty(String s) {

@@ -19,6 +19,7 @@ public final class DglServiceGenerator {
         Naming.service(plan.name()),
         plan.namespace(),
         MpiLabels.objectLabels(plan.name()),
-        DglLabels.jobSelector(plan.name()));
+        DglLabels.jobSelector(plan.name()),
+        false);
   }
 }

@@ -19,18 +19,28 @@ public final class HeadlessServiceGenerator {
         Naming.service(plan.name()),
         plan.namespace(),
         MpiLabels.objectLabels(plan.name()),
-        MpiLabels.jobSelector(plan.era(), plan.name()));
+        MpiLabels.jobSelector(plan.era(), plan.name()),
+        // A launcher that runs ranks must resolve before it is Ready, or it waits for itself
+        // (mpi-operator v2beta1).
+        plan.launcherHost() != null);
   }
 
-  /** A headless Service {@code name} selecting {@code selector}, ready pods only. */
+  /**
+   * A headless Service {@code name} selecting {@code selector}; its DNS names cover ready pods only
+   * unless {@code publishNotReady}.
+   */
   static Service service(
-      String name, String namespace, Map<String, String> labels, Map<String, String> selector) {
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      Map<String, String> selector,
+      boolean publishNotReady) {
     return new ServiceBuilder()
         .withMetadata(Metadata.of(name, namespace, labels))
         .withNewSpec()
         .withClusterIP("None")
         .withSelector(selector)
-        .withPublishNotReadyAddresses(false)
+        .withPublishNotReadyAddresses(publishNotReady)
         .endSpec()
         .build();
   }

@@ -13,7 +13,8 @@ import java.util.List;
 public final class DglJobPlanner {
   private DglJobPlanner() {}
 
-  public static DglJobPlan plan(DglJobModel job, CompileOptions options) {
+  public static DglJobPlan plan(DglJobModel job) {
+    CompileOptions options = job.options();
     String name = job.name();
     String ns = job.namespace();
     String domain = options.clusterDomain();

@@ -37,8 +37,9 @@ public final class DglJobValidator {
 
   private DglJobValidator() {}
 
-  public static List<Finding> validate(DglJobModel job, CompileOptions options) {
-    List<Finding> out = new ArrayList<>();
+  public static List<Finding> validate(DglJobModel job) {
+    CompileOptions options = job.options();
+    List<Finding> out = new ArrayList<>(job.findings());
     PartitionMode mode = job.mode().orElse(null);
     validateMetadata(job, mode, options, out);
     if (job.slotsPerWorker() != null && job.slotsPerWorker() < 1) {

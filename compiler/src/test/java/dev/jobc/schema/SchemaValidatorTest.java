@@ -13,6 +13,7 @@ import dev.jobc.Source;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Suggestions;
 import dev.jobc.load.Document;
 import dev.jobc.load.SourceIndex;
 import java.io.IOException;
@@ -381,9 +382,9 @@ class SchemaValidatorTest {
 
   @Test
   void distanceCountsTranspositionsAsOneEdit() {
-    assertThat(SchemaValidator.distance("contianers", "containers")).isEqualTo(1);
-    assertThat(SchemaValidator.distance("", "abc")).isEqualTo(3);
-    assertThat(SchemaValidator.distance("kitten", "sitting")).isEqualTo(3);
+    assertThat(Suggestions.distance("contianers", "containers")).isEqualTo(1);
+    assertThat(Suggestions.distance("", "abc")).isEqualTo(3);
+    assertThat(Suggestions.distance("kitten", "sitting")).isEqualTo(3);
   }
 
   // ----- helpers ----------------------------------------------------------------------------

@@ -158,7 +158,7 @@ class DglJobValidatorTest {
     JsonNode tree = new YAMLMapper().readTree(yaml);
     DglJob job = ObjectTrees.bind(tree, DglJob.class);
     List<Finding> findings =
-        DglJobValidator.validate(DglJobDefaults.apply(job, null), CompileOptions.defaults());
+        DglJobValidator.validate(DglJobDefaults.apply(job, CompileOptions.defaults()));
     assertThat(findings)
         .extracting(Finding::code, f -> f.path().toString())
         .containsExactlyInAnyOrderElementsOf(expected);
@@ -172,13 +172,13 @@ class DglJobValidatorTest {
             "  partitionMode: DistParMETIS\n",
             LAUNCHER.formatted("1") + WORKER.formatted(1));
     DglJob job = ObjectTrees.bind(new YAMLMapper().readTree(yaml), DglJob.class);
-    var model = DglJobDefaults.apply(job, null);
-    assertThat(DglJobValidator.validate(model, CompileOptions.defaults()))
+    assertThat(DglJobValidator.validate(DglJobDefaults.apply(job, CompileOptions.defaults())))
         .extracting(Finding::code, f -> f.path().toString())
         .containsExactly(tuple(Code.INVALID, "metadata.name"));
     assertThat(
             DglJobValidator.validate(
-                model, CompileOptions.defaults().withWorkers(CompileOptions.WorkerKind.PODS)))
+                DglJobDefaults.apply(
+                    job, CompileOptions.defaults().withWorkers(CompileOptions.WorkerKind.PODS))))
         .isEmpty();
   }
 
