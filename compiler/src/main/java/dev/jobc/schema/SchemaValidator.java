@@ -238,6 +238,11 @@ public final class SchemaValidator {
   private static Diagnostic diagnose(
       Document doc, Entry entry, Error error, Set<String> alternativesSeen) {
     String keyword = error.getKeyword();
+    if (error.getInstanceNode() != null && error.getInstanceNode().isNull()) {
+      // kubectl and the API server read an explicit null ("securityContext:" with no value) as
+      // "not set"; so does jobc. Required fields left null are still reported as required.
+      return null;
+    }
     String file = doc.source().name();
     String instance = pointer(error.getInstanceLocation());
     List<Object> fragment = elements(error.getSchemaLocation().getFragment());

@@ -203,11 +203,15 @@ class SchemaValidatorTest {
                 Code.SCHEMA,
                 "spec.runPolicy.activeDeadlineSeconds",
                 "must be at most 9223372036854775807"),
-            tuple(Code.SCHEMA, "spec.runPolicy.backoffLimit", "must be an integer, not a number"),
-            tuple(
-                Code.SCHEMA,
-                WORKER_PATH + ".template.spec.containers[0].securityContext",
-                "must be a map, not null"));
+            tuple(Code.SCHEMA, "spec.runPolicy.backoffLimit", "must be an integer, not a number"));
+  }
+
+  @Test
+  void explicitNullMeansNotSetAsInKubectl() {
+    ObjectNode job = pi();
+    container(job, "Worker").putNull("securityContext");
+    container(job, "Worker").putNull("resources");
+    assertThat(validate(job)).isEmpty();
   }
 
   @Test
