@@ -106,6 +106,14 @@ final class RenderCommand implements Callable<Integer> {
   private String kubectlImage = CompileOptions.DEFAULT_KUBECTL_IMAGE;
 
   @Option(
+      names = "--sidecar-image",
+      paramLabel = "IMAGE",
+      description =
+          "Image of the jobc sidecar that waits for peer pods at run time (default:"
+              + " ${DEFAULT-VALUE}).")
+  private String sidecarImage = CompileOptions.DEFAULT_SIDECAR_IMAGE;
+
+  @Option(
       names = "--transport",
       paramLabel = "kubexec|ssh",
       description =
@@ -199,6 +207,7 @@ final class RenderCommand implements Callable<Integer> {
       CompileOptions options =
           CompileOptions.defaults()
               .withKubectlImage(kubectlImage)
+              .withSidecarImage(sidecarImage)
               .withTransport(CompileOptions.Transport.parse(transport))
               .withWorkers(CompileOptions.WorkerKind.parse(workers))
               .withGpusPerNode(gpusPerNode)
