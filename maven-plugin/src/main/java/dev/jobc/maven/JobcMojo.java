@@ -1,0 +1,108 @@
+package dev.jobc.maven;
+
+import dev.jobc.CompileOptions;
+import java.io.File;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.Parameter;
+
+/** The parameters both goals share, and their mapping onto {@link ProjectRender}. */
+abstract class JobcMojo extends AbstractMojo {
+  /** The job specs: every {@code *.yaml} / {@code *.yml} below it. */
+  @Parameter(
+      property = "jobc.sourceDirectory",
+      defaultValue = "${project.basedir}/src/main/jobc",
+      required = true)
+  File sourceDirectory;
+
+  /** The rendered objects, one file per object; jobc owns this directory. */
+  @Parameter(
+      property = "jobc.outputDirectory",
+      defaultValue = "${project.build.directory}/jobc",
+      required = true)
+  File outputDirectory;
+
+  /** Namespace for jobs that do not set {@code metadata.namespace}. */
+  @Parameter(property = "jobc.namespace")
+  String namespace;
+
+  /** Cluster DNS domain appended to host names. */
+  @Parameter(property = "jobc.clusterDomain")
+  String clusterDomain;
+
+  /** Image that provides kubectl for {@code kubexec.sh}. */
+  @Parameter(property = "jobc.kubectlImage", defaultValue = CompileOptions.DEFAULT_KUBECTL_IMAGE)
+  String kubectlImage;
+
+  /** Annotate generated objects {@code kustomize.toolkit.fluxcd.io/substitute: disabled}. */
+  @Parameter(property = "jobc.disableFluxSubstitution", defaultValue = "false")
+  boolean disableFluxSubstitution;
+
+  /** Skip jobc entirely. */
+  @Parameter(property = "jobc.skip", defaultValue = "false")
+  boolean skip;
+
+  @Parameter(defaultValue = "${project.basedir}", readonly = true, required = true)
+  File baseDirectory;
+
+  @Parameter(defaultValue = "${project.build.directory}/jobc.stamp", readonly = true)
+  File stampFile;
+
+  @Override
+  public final void execute() throws MojoExecutionException, MojoFailureException {
+    if (skip) {
+      getLog().info("jobc: skipped (jobc.skip)");
+      return;
+    }
+    if (!Files.isDirectory(sourceDirectory.toPath())) {
+      getLog().info("jobc: no " + sourceDirectory + "; nothing to render");
+      return;
+    }
+    ProjectRender project;
+    try {
+      CompileOptions options =
+          CompileOptions.defaults()
+              .withKubectlImage(kubectlImage)
+              .withDisableFluxSubstitution(disableFluxSubstitution);
+      if (namespace != null && !namespace.isEmpty()) {
+        options = options.withNamespace(namespace);
+      }
+      if (clusterDomain != null && !clusterDomain.isEmpty()) {
+        options = options.withClusterDomain(clusterDomain);
+      }
+      project =
+          new ProjectRender(
+              baseDirectory.toPath(),
+              sourceDirectory.toPath(),
+              outputDirectory.toPath(),
+              stampFile.toPath(),
+              options);
+    } catch (IllegalArgumentException e) {
+      throw new MojoFailureException("jobc: " + e.getMessage(), e);
+    }
+    ProjectRender.Result result;
+    try {
+      result = run(project);
+    } catch (UncheckedIOException e) {
+      throw new MojoExecutionException("jobc: " + e.getMessage(), e);
+    }
+    result.warnings().forEach(w -> getLog().warn(w));
+    if (!result.ok()) {
+      result.report().lines().forEach(line -> getLog().error(line));
+      throw new MojoFailureException(failure(result));
+    }
+    getLog().info(success(result));
+  }
+
+  /** Runs the goal. */
+  abstract ProjectRender.Result run(ProjectRender project);
+
+  /** The exception message when the goal fails. */
+  abstract String failure(ProjectRender.Result result);
+
+  /** The info line when it succeeds. */
+  abstract String success(ProjectRender.Result result);
+}
