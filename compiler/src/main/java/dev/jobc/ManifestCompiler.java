@@ -15,6 +15,7 @@ import dev.jobc.generate.HeadlessServiceGenerator;
 import dev.jobc.generate.LauncherJobGenerator;
 import dev.jobc.generate.LauncherRbacGenerator;
 import dev.jobc.generate.MpiConfigMapGenerator;
+import dev.jobc.generate.WorkerPodsGenerator;
 import dev.jobc.generate.WorkerStatefulSetGenerator;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
@@ -45,6 +46,7 @@ import java.util.stream.Collectors;
  * serialize. Every diagnostic of the run is collected; none stops the others from being found.
  */
 public final class ManifestCompiler {
+  private static final String MULTIKUEUE = "kueue.x-k8s.io/multikueue";
   private final YamlLoader loader;
   private final SchemaValidator schemas;
   private final YamlWriter writer;
@@ -52,6 +54,7 @@ public final class ManifestCompiler {
   private final MpiConfigMapGenerator configMaps;
   private final HeadlessServiceGenerator services = new HeadlessServiceGenerator();
   private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
+  private final WorkerPodsGenerator workerPods = new WorkerPodsGenerator();
   private final LauncherJobGenerator launchers = new LauncherJobGenerator();
 
   public ManifestCompiler() {
@@ -110,8 +113,21 @@ public final class ManifestCompiler {
         continue;
       }
       MpiEra era = MpiEra.of(bound.apiVersion()).orElseThrow();
-      MpiJobModel model = MpiJobDefaults.apply(bound, era, options.namespace());
-      for (Finding f : MpiJobValidator.validate(model, options)) {
+      MpiJobModel model = MpiJobDefaults.apply(bound, era, options);
+      if (MULTIKUEUE.equals(model.managedBy())) {
+        // MultiKueue dispatches the MPIJob itself to a worker cluster that runs mpi-operator;
+        // rendering it here would run the job twice. It passes through as written.
+        diagnostics.add(
+            locate(
+                doc,
+                Finding.warning(
+                    FieldPath.of("spec", "runPolicy", "managedBy"),
+                    "passed through unrendered: MultiKueue dispatches this MPIJob to a worker"
+                        + " cluster running mpi-operator")));
+        passThrough.add(doc);
+        continue;
+      }
+      for (Finding f : MpiJobValidator.validate(model)) {
         diagnostics.add(locate(doc, f));
       }
       ready.add(Map.entry(model, doc));
@@ -124,7 +140,7 @@ public final class ManifestCompiler {
     // 6-7. Plan and generate.
     List<Rendered> rendered = new ArrayList<>();
     for (Map.Entry<MpiJobModel, Document> job : ready) {
-      MpiJobPlan plan = MpiJobPlanner.plan(job.getKey(), options);
+      MpiJobPlan plan = MpiJobPlanner.plan(job.getKey());
       for (HasMetadata object : generate(plan)) {
         ObjectNode tree = ObjectTrees.tree(object);
         if (options.disableFluxSubstitution()) {
@@ -261,11 +277,16 @@ public final class ManifestCompiler {
   }
 
   private List<HasMetadata> generate(MpiJobPlan plan) {
-    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
+    // ssh needs no RBAC (mpi-operator v2beta1 creates none); kubexec execs into workers.
+    List<HasMetadata> out = new ArrayList<>(plan.ssh() ? List.of() : rbac.generate(plan));
     out.add(configMaps.generate(plan));
     out.add(services.generate(plan));
     if (plan.workers() > 0) {
-      out.add(workers.generate(plan));
+      if (plan.podWorkers()) {
+        out.addAll(workerPods.generate(plan));
+      } else {
+        out.add(workers.generate(plan));
+      }
     }
     out.add(launchers.generate(plan));
     return out;

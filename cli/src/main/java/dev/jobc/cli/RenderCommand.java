@@ -107,6 +107,46 @@ final class RenderCommand implements Callable<Integer> {
               + " Flux post-build substitution leaves ${...} in commands and scripts alone.")
   private boolean disableFluxSubstitution;
 
+  @Option(
+      names = "--transport",
+      paramLabel = "kubexec|ssh",
+      description =
+          "How the launcher reaches workers: kubexec (kubectl exec, the default; no keys) or ssh"
+              + " (keys from an existing Secret, see --ssh-secret).")
+  private String transport = "kubexec";
+
+  @Option(
+      names = "--ssh-secret",
+      paramLabel = "NAME",
+      description =
+          "Existing Secret (kubernetes.io/ssh-auth) with the SSH keys; implies --transport ssh."
+              + " jobc never generates keys.")
+  private String sshSecret;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "statefulset|pods",
+      description =
+          "What runs the workers: a StatefulSet <job>-worker (default; lost workers come back)"
+              + " or bare Pods <job>-worker-<i> (mpi-operator's own shape).")
+  private String workers = "statefulset";
+
+  @Option(
+      names = "--gpus-per-node",
+      paramLabel = "N",
+      description =
+          "GPUs per node for v1alpha1 'gpus:' totals without spec.gpusPerNode (default:"
+              + " ${DEFAULT-VALUE}).")
+  private int gpusPerNode = CompileOptions.DEFAULT_PER_NODE;
+
+  @Option(
+      names = "--units-per-node",
+      paramLabel = "N",
+      description =
+          "Units per node for v1alpha1 'processingUnits:' totals without"
+              + " spec.processingUnitsPerNode (default: ${DEFAULT-VALUE}).")
+  private int unitsPerNode = CompileOptions.DEFAULT_PER_NODE;
+
   @Override
   public Integer call() {
     if (paths.isEmpty()) {
@@ -164,6 +204,13 @@ final class RenderCommand implements Callable<Integer> {
       named.put("cluster-domain", clusterDomain);
     }
     named.put("disable-flux-substitution", String.valueOf(disableFluxSubstitution));
+    named.put("transport", transport);
+    if (sshSecret != null) {
+      named.put("ssh-secret", sshSecret); // implies --transport ssh
+    }
+    named.put("workers", workers);
+    named.put("gpus-per-node", String.valueOf(gpusPerNode));
+    named.put("units-per-node", String.valueOf(unitsPerNode));
     try {
       return NamedOptions.applyAll(CompileOptions.defaults(), named);
     } catch (IllegalArgumentException e) {

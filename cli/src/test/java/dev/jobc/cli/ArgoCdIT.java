@@ -54,6 +54,17 @@ class ArgoCdIT {
   }
 
   @Test
+  void pluginAnnouncesEveryOption() {
+    List<String> announced = new ArrayList<>();
+    plugin()
+        .path("spec")
+        .path("parameters")
+        .path("static")
+        .forEach(p -> announced.add(p.path("name").asText()));
+    assertThat(announced).containsExactlyElementsOf(dev.jobc.frontend.NamedOptions.NAMES);
+  }
+
+  @Test
   void anInvalidJobPrintsNothingAndFails() throws IOException {
     Path appDir = tmp.resolve("app");
     Files.createDirectories(appDir);

@@ -18,6 +18,13 @@ class ChannelOptionsTest {
     for (String name : NamedOptions.NAMES) {
       assertThat(render.getCommandSpec().findOption("--" + name)).as(name).isNotNull();
     }
+    // And the other way round: a new render flag must also reach KRM, Argo CD and Maven.
+    for (var option : render.getCommandSpec().options()) {
+      String name = option.longestName().replaceFirst("^--", "");
+      if (!java.util.Set.of("output", "check", "help", "version").contains(name)) {
+        assertThat(NamedOptions.NAMES).as("render flag --" + name).contains(name);
+      }
+    }
   }
 
   @Test

@@ -21,7 +21,9 @@ public final class HeadlessServiceGenerator {
         .withNewSpec()
         .withClusterIP("None")
         .withSelector(MpiLabels.jobSelector(plan.era(), plan.name()))
-        .withPublishNotReadyAddresses(false)
+        // A launcher that runs ranks must resolve before it is Ready, or it waits for itself
+        // (mpi-operator v2beta1).
+        .withPublishNotReadyAddresses(plan.launcherHost() != null)
         .endSpec()
         .build();
   }

@@ -23,10 +23,11 @@ import java.util.Map;
 
 /**
  * Launcher Job {@code <job>-launcher}: the user's launcher template with host name and subdomain
- * under the job's Service, the launcher ServiceAccount, the MPI environment of the chosen
- * implementation (after the user's, as upstream orders it), the config and kubectl volumes, and an
- * init container that copies kubectl for {@code kubexec.sh} (mpi-operator's kubectl-delivery).
- * {@code runPolicy} maps onto the Job as in mpi-operator v2beta1.
+ * under the job's Service, the MPI environment of the chosen implementation and transport (after
+ * the user's, as upstream orders it), and the config volume. With kubexec it also runs as the
+ * launcher ServiceAccount and gets an init container that copies kubectl for {@code kubexec.sh}
+ * (mpi-operator's kubectl-delivery); with ssh it mounts the keys instead. {@code runPolicy} maps
+ * onto the Job as in mpi-operator v2beta1.
  */
 public final class LauncherJobGenerator {
 
@@ -37,43 +38,62 @@ public final class LauncherJobGenerator {
         Metadata.merge(
             template.getMetadata() == null ? null : template.getMetadata().getLabels(),
             MpiLabels.podLabels(plan.era(), plan.name(), MpiLabels.LAUNCHER));
+    if (plan.launcherHost() != null) {
+      // mpi-operator v2beta1: with runLauncherAsWorker the launcher is replica index 0.
+      labels.put(MpiLabels.REPLICA_INDEX, "0");
+    }
+    labels.putAll(plan.kueueLabels());
     PodSpec spec = template.getSpec();
     spec.setHostname(Naming.launcher(plan.name()));
     spec.setSubdomain(Naming.service(plan.name()));
-    spec.setServiceAccountName(Naming.launcher(plan.name()));
     spec.setRestartPolicy(replica.restartPolicy());
     PodTemplates.dnsForHostNetwork(spec);
+    if (plan.era().podNameHosts()) {
+      // The hostfile names pods; the search path lets the launcher resolve them.
+      PodTemplates.appendSearch(plan, spec);
+    }
 
     List<Container> containers = new ArrayList<>(spec.getContainers());
     ContainerBuilder main = new ContainerBuilder(containers.get(0));
     for (Env e : plan.launcherEnv()) {
       main.addToEnv(new EnvVar(e.name(), e.value(), null));
     }
-    main.addToVolumeMounts(kubectlMount(), configMount());
+    var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
+    if (plan.ssh()) {
+      main.addToVolumeMounts(PodTemplates.sshMount(plan), PodTemplates.configMount());
+      volumes.add(PodTemplates.sshVolume(plan));
+      volumes.add(
+          PodTemplates.configVolume(
+              plan,
+              MpiConfigMapGenerator.HOSTFILE,
+              PodTemplates.MODE_READ_ONLY,
+              MpiConfigMapGenerator.DISCOVER_HOSTS,
+              PodTemplates.MODE_EXECUTABLE));
+    } else {
+      spec.setServiceAccountName(Naming.launcher(plan.name()));
+      main.addToVolumeMounts(kubectlMount(), PodTemplates.configMount());
+      var inits =
+          new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
+      inits.add(kubectlDelivery(plan));
+      spec.setInitContainers(inits);
+      volumes.add(
+          new VolumeBuilder()
+              .withName(Naming.KUBECTL_VOLUME)
+              .withNewEmptyDir()
+              .endEmptyDir()
+              .build());
+      volumes.add(
+          PodTemplates.configVolume(
+              plan,
+              MpiConfigMapGenerator.KUBEXEC,
+              PodTemplates.MODE_EXECUTABLE,
+              MpiConfigMapGenerator.HOSTFILE,
+              PodTemplates.MODE_READ_ONLY,
+              MpiConfigMapGenerator.DISCOVER_HOSTS,
+              PodTemplates.MODE_EXECUTABLE));
+    }
     containers.set(0, main.build());
     spec.setContainers(containers);
-
-    var inits =
-        new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
-    inits.add(kubectlDelivery(plan));
-    spec.setInitContainers(inits);
-
-    var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
-    volumes.add(
-        new VolumeBuilder()
-            .withName(Naming.KUBECTL_VOLUME)
-            .withNewEmptyDir()
-            .endEmptyDir()
-            .build());
-    volumes.add(
-        PodTemplates.configVolume(
-            plan,
-            MpiConfigMapGenerator.KUBEXEC,
-            PodTemplates.MODE_EXECUTABLE,
-            MpiConfigMapGenerator.HOSTFILE,
-            PodTemplates.MODE_READ_ONLY,
-            MpiConfigMapGenerator.DISCOVER_HOSTS,
-            PodTemplates.MODE_EXECUTABLE));
     spec.setVolumes(volumes);
 
     var job = plan.job();
@@ -82,12 +102,10 @@ public final class LauncherJobGenerator {
       // mpi-operator v1 ran the launcher as a bare Pod: one attempt, never retried.
       backoffLimit = 0;
     }
+    var jobLabels = MpiLabels.objectLabels(plan.name());
+    jobLabels.putAll(plan.kueueLabels());
     return new JobBuilder()
-        .withMetadata(
-            Metadata.of(
-                Naming.launcher(plan.name()),
-                plan.namespace(),
-                MpiLabels.objectLabels(plan.name())))
+        .withMetadata(Metadata.of(Naming.launcher(plan.name()), plan.namespace(), jobLabels))
         .withNewSpec()
         .withBackoffLimit(backoffLimit)
         .withActiveDeadlineSeconds(job.activeDeadlineSeconds())
@@ -113,18 +131,11 @@ public final class LauncherJobGenerator {
         .build();
   }
 
-  private static VolumeMount configMount() {
-    return new VolumeMountBuilder()
-        .withName(Naming.CONFIG_VOLUME)
-        .withMountPath(Naming.CONFIG_MOUNT)
-        .build();
-  }
-
   /** Copies kubectl into the shared volume; any image with sh, cp and kubectl on the PATH works. */
   private static Container kubectlDelivery(MpiJobPlan plan) {
     return new ContainerBuilder()
         .withName(Naming.KUBECTL_DELIVERY)
-        .withImage(plan.kubectlImage())
+        .withImage(plan.options().kubectlImage())
         .withImagePullPolicy("IfNotPresent")
         .withCommand(
             "sh", "-c", "cp \"$(command -v kubectl)\" " + Naming.KUBECTL_MOUNT + "/kubectl")

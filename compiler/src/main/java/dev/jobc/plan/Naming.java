@@ -22,7 +22,11 @@ public final class Naming {
   public static final String KUBECTL_MOUNT = "/opt/kube";
   public static final String KUBECTL_DELIVERY = "kubectl-delivery";
 
-  public static final Set<String> RESERVED_VOLUMES = Set.of(CONFIG_VOLUME, KUBECTL_VOLUME);
+  /** Volume of the SSH keys for the ssh transport (mpi-operator v2beta1's name). */
+  public static final String SSH_VOLUME = "ssh-auth";
+
+  public static final Set<String> RESERVED_VOLUMES =
+      Set.of(CONFIG_VOLUME, KUBECTL_VOLUME, SSH_VOLUME);
   public static final Set<String> RESERVED_MOUNTS = Set.of(CONFIG_MOUNT, KUBECTL_MOUNT);
 
   private Naming() {}

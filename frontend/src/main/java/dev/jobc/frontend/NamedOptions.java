@@ -14,7 +14,16 @@ import java.util.Map;
 public final class NamedOptions {
   /** Every option name, in the order help texts list them. */
   public static final List<String> NAMES =
-      List.of("namespace", "cluster-domain", "kubectl-image", "disable-flux-substitution");
+      List.of(
+          "namespace",
+          "cluster-domain",
+          "kubectl-image",
+          "transport",
+          "ssh-secret",
+          "workers",
+          "gpus-per-node",
+          "units-per-node",
+          "disable-flux-substitution");
 
   private static final Map<String, String> DESCRIPTIONS =
       Map.of(
@@ -22,6 +31,11 @@ public final class NamedOptions {
           "cluster-domain",
               "Cluster DNS domain appended to host names (<pod>.<job>.<ns>.svc.DOMAIN).",
           "kubectl-image", "Image that provides kubectl for kubexec.sh.",
+          "transport", "kubexec (default) or ssh: how the launcher reaches workers.",
+          "ssh-secret", "Existing Secret with the SSH keys; implies transport ssh.",
+          "workers", "statefulset (default) or pods: what runs the workers.",
+          "gpus-per-node", "GPUs per node for v1alpha1 gpus: totals.",
+          "units-per-node", "Units per node for v1alpha1 processingUnits: totals.",
           "disable-flux-substitution",
               "true: annotate generated objects kustomize.toolkit.fluxcd.io/substitute: disabled.");
 
@@ -48,6 +62,11 @@ public final class NamedOptions {
       case "namespace" -> options.withNamespace(value);
       case "cluster-domain" -> options.withClusterDomain(value);
       case "kubectl-image" -> options.withKubectlImage(value);
+      case "transport" -> options.withTransport(CompileOptions.Transport.parse(value));
+      case "ssh-secret" -> options.withSshSecret(value).withTransport(CompileOptions.Transport.SSH);
+      case "workers" -> options.withWorkers(CompileOptions.WorkerKind.parse(value));
+      case "gpus-per-node" -> options.withGpusPerNode(integer(name, value));
+      case "units-per-node" -> options.withUnitsPerNode(integer(name, value));
       case "disable-flux-substitution" -> options.withDisableFluxSubstitution(bool(name, value));
       default -> throw new IllegalArgumentException(unknown(name));
     };
@@ -76,6 +95,14 @@ public final class NamedOptions {
           throw new IllegalArgumentException(
               name + ": expected true or false, got \"" + value + "\"");
     };
+  }
+
+  private static int integer(String name, String value) {
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + ": expected a whole number, got \"" + value + "\"");
+    }
   }
 
   private static String unknown(String name) {

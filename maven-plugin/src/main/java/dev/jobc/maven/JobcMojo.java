@@ -1,9 +1,12 @@
 package dev.jobc.maven;
 
 import dev.jobc.CompileOptions;
+import dev.jobc.frontend.NamedOptions;
 import java.io.File;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
@@ -37,6 +40,26 @@ abstract class JobcMojo extends AbstractMojo {
   @Parameter(property = "jobc.kubectlImage", defaultValue = CompileOptions.DEFAULT_KUBECTL_IMAGE)
   String kubectlImage;
 
+  /** How the launcher reaches workers: {@code kubexec} or {@code ssh}. */
+  @Parameter(property = "jobc.transport", defaultValue = "kubexec")
+  String transport;
+
+  /** Existing Secret with the SSH keys; implies {@code transport} {@code ssh}. */
+  @Parameter(property = "jobc.sshSecret")
+  String sshSecret;
+
+  /** What runs the workers: {@code statefulset} or {@code pods}. */
+  @Parameter(property = "jobc.workers", defaultValue = "statefulset")
+  String workers;
+
+  /** GPUs per node for v1alpha1 {@code gpus:} totals without {@code spec.gpusPerNode}. */
+  @Parameter(property = "jobc.gpusPerNode", defaultValue = "8")
+  int gpusPerNode;
+
+  /** Units per node for v1alpha1 {@code processingUnits:} totals. */
+  @Parameter(property = "jobc.unitsPerNode", defaultValue = "8")
+  int unitsPerNode;
+
   /** Annotate generated objects {@code kustomize.toolkit.fluxcd.io/substitute: disabled}. */
   @Parameter(property = "jobc.disableFluxSubstitution", defaultValue = "false")
   boolean disableFluxSubstitution;
@@ -63,16 +86,24 @@ abstract class JobcMojo extends AbstractMojo {
     }
     ProjectRender project;
     try {
-      CompileOptions options =
-          CompileOptions.defaults()
-              .withKubectlImage(kubectlImage)
-              .withDisableFluxSubstitution(disableFluxSubstitution);
+      // Through the same name table as the CLI, KRM and Argo CD, so values mean the same.
+      Map<String, String> named = new LinkedHashMap<>();
+      named.put("kubectl-image", kubectlImage);
+      named.put("transport", transport);
+      named.put("workers", workers);
+      named.put("gpus-per-node", String.valueOf(gpusPerNode));
+      named.put("units-per-node", String.valueOf(unitsPerNode));
+      named.put("disable-flux-substitution", String.valueOf(disableFluxSubstitution));
       if (namespace != null && !namespace.isEmpty()) {
-        options = options.withNamespace(namespace);
+        named.put("namespace", namespace);
       }
       if (clusterDomain != null && !clusterDomain.isEmpty()) {
-        options = options.withClusterDomain(clusterDomain);
+        named.put("cluster-domain", clusterDomain);
       }
+      if (sshSecret != null && !sshSecret.isEmpty()) {
+        named.put("ssh-secret", sshSecret);
+      }
+      CompileOptions options = NamedOptions.applyAll(CompileOptions.defaults(), named);
       project =
           new ProjectRender(
               baseDirectory.toPath(),

@@ -29,12 +29,17 @@ class PluginDescriptorTest {
         baseDirectory java.io.File readonly default=${project.basedir}
         clusterDomain java.lang.String property=jobc.clusterDomain
         disableFluxSubstitution boolean property=jobc.disableFluxSubstitution default=false
+        gpusPerNode int property=jobc.gpusPerNode default=8
         kubectlImage java.lang.String property=jobc.kubectlImage default=docker.io/alpine/k8s:1.32.4
         namespace java.lang.String property=jobc.namespace
         outputDirectory java.io.File property=jobc.outputDirectory default=${project.build.directory}/jobc
         skip boolean property=jobc.skip default=false
         sourceDirectory java.io.File property=jobc.sourceDirectory default=${project.basedir}/src/main/jobc
+        sshSecret java.lang.String property=jobc.sshSecret
         stampFile java.io.File readonly default=${project.build.directory}/jobc.stamp
+        transport java.lang.String property=jobc.transport default=kubexec
+        unitsPerNode int property=jobc.unitsPerNode default=8
+        workers java.lang.String property=jobc.workers default=statefulset
       """;
 
   @Test
