@@ -144,12 +144,11 @@ final class KrmCommand implements Callable<Integer> {
       return new Outcome(output(input, (ArrayNode) input.get("items"), results), diagnostics);
     }
 
-    Set<String> jobKinds =
-        new ManifestCompiler()
-            .acceptedKinds().stream()
-                .map(k -> k.substring(k.indexOf(' ') + 1))
-                .collect(Collectors.toSet());
     ManifestCompiler compiler = new ManifestCompiler();
+    Set<String> jobKinds =
+        compiler.acceptedKinds().stream()
+            .map(k -> k.substring(k.indexOf(' ') + 1))
+            .collect(Collectors.toSet());
     ArrayNode items = NODES.arrayNode();
     Map<String, String> identities = new HashMap<>();
     int position = 0;
