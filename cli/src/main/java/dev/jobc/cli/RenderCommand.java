@@ -108,6 +108,14 @@ final class RenderCommand implements Callable<Integer> {
   private boolean disableFluxSubstitution;
 
   @Option(
+      names = "--sidecar-image",
+      paramLabel = "IMAGE",
+      description =
+          "Image of the jobc sidecar that waits for peer pods at run time (default:"
+              + " ${DEFAULT-VALUE}).")
+  private String sidecarImage = CompileOptions.DEFAULT_SIDECAR_IMAGE;
+
+  @Option(
       names = "--transport",
       paramLabel = "kubexec|ssh",
       description =
@@ -146,6 +154,17 @@ final class RenderCommand implements Callable<Integer> {
           "Units per node for v1alpha1 'processingUnits:' totals without"
               + " spec.processingUnitsPerNode (default: ${DEFAULT-VALUE}).")
   private int unitsPerNode = CompileOptions.DEFAULT_PER_NODE;
+
+  @Option(
+      names = "--gang-scheduler",
+      paramLabel = "SCHEDULER",
+      description =
+          "Gang-schedule every job: volcano (Volcano PodGroup, schedulerName volcano),"
+              + " scheduler-plugins (coscheduling PodGroup, schedulerName"
+              + " scheduler-plugins-scheduler) or any other scheduler name (coscheduling PodGroup,"
+              + " that schedulerName). A job's jobc.dev/gang-scheduler annotation wins; an empty"
+              + " one turns gang scheduling off for that job.")
+  private String gangScheduler;
 
   @Override
   public Integer call() {
@@ -211,6 +230,10 @@ final class RenderCommand implements Callable<Integer> {
     named.put("workers", workers);
     named.put("gpus-per-node", String.valueOf(gpusPerNode));
     named.put("units-per-node", String.valueOf(unitsPerNode));
+    named.put("sidecar-image", sidecarImage);
+    if (gangScheduler != null) {
+      named.put("gang-scheduler", gangScheduler);
+    }
     try {
       return NamedOptions.applyAll(CompileOptions.defaults(), named);
     } catch (IllegalArgumentException e) {

@@ -10,8 +10,6 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
@@ -19,7 +17,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Launcher Job {@code <job>-launcher}: the user's launcher template with host name and subdomain
@@ -74,7 +71,12 @@ public final class LauncherJobGenerator {
       main.addToVolumeMounts(kubectlMount(), PodTemplates.configMount());
       var inits =
           new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
-      inits.add(kubectlDelivery(plan));
+      inits.add(
+          PodTemplates.kubectlCopy(
+              Naming.KUBECTL_DELIVERY,
+              plan.options().kubectlImage(),
+              Naming.KUBECTL_VOLUME,
+              Naming.KUBECTL_MOUNT));
       spec.setInitContainers(inits);
       volumes.add(
           new VolumeBuilder()
@@ -128,23 +130,6 @@ public final class LauncherJobGenerator {
     return new VolumeMountBuilder()
         .withName(Naming.KUBECTL_VOLUME)
         .withMountPath(Naming.KUBECTL_MOUNT)
-        .build();
-  }
-
-  /** Copies kubectl into the shared volume; any image with sh, cp and kubectl on the PATH works. */
-  private static Container kubectlDelivery(MpiJobPlan plan) {
-    return new ContainerBuilder()
-        .withName(Naming.KUBECTL_DELIVERY)
-        .withImage(plan.options().kubectlImage())
-        .withImagePullPolicy("IfNotPresent")
-        .withCommand(
-            "sh", "-c", "cp \"$(command -v kubectl)\" " + Naming.KUBECTL_MOUNT + "/kubectl")
-        .withVolumeMounts(kubectlMount())
-        .withResources(
-            new ResourceRequirementsBuilder()
-                .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))
-                .withLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
-                .build())
         .build();
   }
 }

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher}: what {@code kubexec.sh} needs to run
@@ -21,8 +22,19 @@ import java.util.List;
 public final class LauncherRbacGenerator {
 
   public List<HasMetadata> generate(MpiJobPlan plan) {
-    String name = Naming.launcher(plan.name());
-    var labels = MpiLabels.objectLabels(plan.name());
+    return objects(
+        Naming.launcher(plan.name()),
+        plan.namespace(),
+        MpiLabels.objectLabels(plan.name()),
+        plan.roleExecPods());
+  }
+
+  /**
+   * ServiceAccount, Role and RoleBinding {@code name}: pods get/list/watch, and {@code pods/exec}
+   * create on exactly {@code execPods} (no exec rule when it is empty).
+   */
+  static List<HasMetadata> objects(
+      String name, String namespace, Map<String, String> labels, List<String> execPods) {
     List<PolicyRule> rules = new ArrayList<>();
     rules.add(
         new PolicyRuleBuilder()
@@ -30,29 +42,27 @@ public final class LauncherRbacGenerator {
             .withResources("pods")
             .withVerbs("get", "list", "watch")
             .build());
-    if (!plan.roleExecPods().isEmpty()) {
+    if (!execPods.isEmpty()) {
       rules.add(
           new PolicyRuleBuilder()
               .withApiGroups("")
               .withResources("pods/exec")
-              .withResourceNames(plan.roleExecPods())
+              .withResourceNames(execPods)
               .withVerbs("create")
               .build());
     }
     return List.of(
-        new ServiceAccountBuilder()
-            .withMetadata(Metadata.of(name, plan.namespace(), labels))
-            .build(),
+        new ServiceAccountBuilder().withMetadata(Metadata.of(name, namespace, labels)).build(),
         new RoleBuilder()
-            .withMetadata(Metadata.of(name, plan.namespace(), labels))
+            .withMetadata(Metadata.of(name, namespace, labels))
             .withRules(rules)
             .build(),
         new RoleBindingBuilder()
-            .withMetadata(Metadata.of(name, plan.namespace(), labels))
+            .withMetadata(Metadata.of(name, namespace, labels))
             .addNewSubject()
             .withKind("ServiceAccount")
             .withName(name)
-            .withNamespace(plan.namespace())
+            .withNamespace(namespace)
             .endSubject()
             .withNewRoleRef()
             .withApiGroup("rbac.authorization.k8s.io")

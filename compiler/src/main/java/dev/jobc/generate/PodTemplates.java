@@ -2,16 +2,21 @@ package dev.jobc.generate;
 
 import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.Naming;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.PodDNSConfig;
 import io.fabric8.kubernetes.api.model.PodDNSConfigBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
+import java.util.Map;
 
 /** Pieces of pod templates that launcher and workers share. */
 final class PodTemplates {
@@ -113,5 +118,25 @@ final class PodTemplates {
     searches.add(search);
     dns.setSearches(searches);
     spec.setDnsConfig(dns);
+  }
+
+  /**
+   * An init container that copies kubectl into {@code volume} at {@code mount}, for {@code
+   * kubexec.sh}; any image with sh, cp and kubectl on the PATH works (replaces mpi-operator's
+   * kubectl-delivery and dgl-operator's kubectl-download images).
+   */
+  static Container kubectlCopy(String name, String image, String volume, String mount) {
+    return new ContainerBuilder()
+        .withName(name)
+        .withImage(image)
+        .withImagePullPolicy("IfNotPresent")
+        .withCommand("sh", "-c", "cp \"$(command -v kubectl)\" " + mount + "/kubectl")
+        .withVolumeMounts(new VolumeMountBuilder().withName(volume).withMountPath(mount).build())
+        .withResources(
+            new ResourceRequirementsBuilder()
+                .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))
+                .withLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
+                .build())
+        .build();
   }
 }

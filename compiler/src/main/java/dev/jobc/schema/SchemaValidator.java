@@ -49,6 +49,7 @@ public final class SchemaValidator {
   /** Every schema file jobc ships; each names its apiVersion and kind in {@code const}s. */
   static final List<String> FILES =
       List.of(
+          "dgljob.qihoo.net-v1alpha1.schema.json",
           "mpijob.kubeflow.org-v1alpha1.schema.json",
           "mpijob.kubeflow.org-v1alpha2.schema.json",
           "mpijob.kubeflow.org-v1.schema.json",
@@ -57,7 +58,7 @@ public final class SchemaValidator {
   private static final String QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
   /** Kinds by the lower-case prefix of their schema file names. */
-  private static final Map<String, String> KINDS = Map.of("mpijob", "MPIJob");
+  private static final Map<String, String> KINDS = Map.of("mpijob", "MPIJob", "dgljob", "DGLJob");
 
   /** One compiled schema and what it was made from. */
   private record Entry(String apiVersion, String kind, String text, JsonNode root, Schema schema) {}

@@ -53,6 +53,7 @@ public final class MpiJobValidator {
     validateReplicaSpecs(job, out);
     validateTransport(job, out);
     warnAboutSshd(job, out);
+    GangValidator.validate(job, out);
     return out;
   }
 
@@ -154,13 +155,6 @@ public final class MpiJobValidator {
           job.launcherCreationPolicy(),
           List.of("AtStartup", "WaitForWorkersReady"),
           out);
-    }
-    if (job.schedulingPolicy() != null) {
-      out.add(
-          error(
-              Code.NOT_SUPPORTED,
-              runPolicy.child("schedulingPolicy"),
-              "gang scheduling is not supported by this version of jobc"));
     }
     if (job.mainContainer() != null && !Dns.dns1123Label(job.mainContainer()).isEmpty()) {
       out.add(

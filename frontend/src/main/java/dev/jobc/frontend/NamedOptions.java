@@ -23,21 +23,30 @@ public final class NamedOptions {
           "workers",
           "gpus-per-node",
           "units-per-node",
+          "sidecar-image",
+          "gang-scheduler",
           "disable-flux-substitution");
 
   private static final Map<String, String> DESCRIPTIONS =
-      Map.of(
-          "namespace", "Namespace for jobs that do not set metadata.namespace.",
-          "cluster-domain",
-              "Cluster DNS domain appended to host names (<pod>.<job>.<ns>.svc.DOMAIN).",
-          "kubectl-image", "Image that provides kubectl for kubexec.sh.",
-          "transport", "kubexec (default) or ssh: how the launcher reaches workers.",
-          "ssh-secret", "Existing Secret with the SSH keys; implies transport ssh.",
-          "workers", "statefulset (default) or pods: what runs the workers.",
-          "gpus-per-node", "GPUs per node for v1alpha1 gpus: totals.",
-          "units-per-node", "Units per node for v1alpha1 processingUnits: totals.",
-          "disable-flux-substitution",
-              "true: annotate generated objects kustomize.toolkit.fluxcd.io/substitute: disabled.");
+      Map.ofEntries(
+          Map.entry("namespace", "Namespace for jobs that do not set metadata.namespace."),
+          Map.entry(
+              "cluster-domain",
+              "Cluster DNS domain appended to host names (<pod>.<job>.<ns>.svc.DOMAIN)."),
+          Map.entry("kubectl-image", "Image that provides kubectl for kubexec.sh."),
+          Map.entry("transport", "kubexec (default) or ssh: how the launcher reaches workers."),
+          Map.entry("ssh-secret", "Existing Secret with the SSH keys; implies transport ssh."),
+          Map.entry("workers", "statefulset (default) or pods: what runs the workers."),
+          Map.entry("gpus-per-node", "GPUs per node for v1alpha1 gpus: totals."),
+          Map.entry("units-per-node", "Units per node for v1alpha1 processingUnits: totals."),
+          Map.entry(
+              "sidecar-image", "Image of the jobc sidecar that waits for peer pods at run time."),
+          Map.entry(
+              "gang-scheduler",
+              "volcano, scheduler-plugins or another scheduler name: gang scheduling."),
+          Map.entry(
+              "disable-flux-substitution",
+              "true: annotate generated objects kustomize.toolkit.fluxcd.io/substitute: disabled."));
 
   private NamedOptions() {} // don't instantiate
 
@@ -67,6 +76,8 @@ public final class NamedOptions {
       case "workers" -> options.withWorkers(CompileOptions.WorkerKind.parse(value));
       case "gpus-per-node" -> options.withGpusPerNode(integer(name, value));
       case "units-per-node" -> options.withUnitsPerNode(integer(name, value));
+      case "sidecar-image" -> options.withSidecarImage(value);
+      case "gang-scheduler" -> options.withGangScheduler(value);
       case "disable-flux-substitution" -> options.withDisableFluxSubstitution(bool(name, value));
       default -> throw new IllegalArgumentException(unknown(name));
     };

@@ -60,6 +60,14 @@ abstract class JobcMojo extends AbstractMojo {
   @Parameter(property = "jobc.unitsPerNode", defaultValue = "8")
   int unitsPerNode;
 
+  /** Image of the jobc sidecar that waits for peer pods at run time. */
+  @Parameter(property = "jobc.sidecarImage", defaultValue = CompileOptions.DEFAULT_SIDECAR_IMAGE)
+  String sidecarImage;
+
+  /** Gang-schedule every job: {@code volcano}, {@code scheduler-plugins} or a scheduler name. */
+  @Parameter(property = "jobc.gangScheduler")
+  String gangScheduler;
+
   /** Annotate generated objects {@code kustomize.toolkit.fluxcd.io/substitute: disabled}. */
   @Parameter(property = "jobc.disableFluxSubstitution", defaultValue = "false")
   boolean disableFluxSubstitution;
@@ -93,6 +101,10 @@ abstract class JobcMojo extends AbstractMojo {
       named.put("workers", workers);
       named.put("gpus-per-node", String.valueOf(gpusPerNode));
       named.put("units-per-node", String.valueOf(unitsPerNode));
+      named.put("sidecar-image", sidecarImage);
+      if (gangScheduler != null && !gangScheduler.isEmpty()) {
+        named.put("gang-scheduler", gangScheduler);
+      }
       named.put("disable-flux-substitution", String.valueOf(disableFluxSubstitution));
       if (namespace != null && !namespace.isEmpty()) {
         named.put("namespace", namespace);

@@ -29,10 +29,12 @@ class PluginDescriptorTest {
         baseDirectory java.io.File readonly default=${project.basedir}
         clusterDomain java.lang.String property=jobc.clusterDomain
         disableFluxSubstitution boolean property=jobc.disableFluxSubstitution default=false
+        gangScheduler java.lang.String property=jobc.gangScheduler
         gpusPerNode int property=jobc.gpusPerNode default=8
         kubectlImage java.lang.String property=jobc.kubectlImage default=docker.io/alpine/k8s:1.32.4
         namespace java.lang.String property=jobc.namespace
         outputDirectory java.io.File property=jobc.outputDirectory default=${project.build.directory}/jobc
+        sidecarImage java.lang.String property=jobc.sidecarImage default=ghcr.io/jobc-dev/jobc-sidecar:0.1.0
         skip boolean property=jobc.skip default=false
         sourceDirectory java.io.File property=jobc.sourceDirectory default=${project.basedir}/src/main/jobc
         sshSecret java.lang.String property=jobc.sshSecret
