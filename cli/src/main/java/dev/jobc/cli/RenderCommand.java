@@ -105,6 +105,13 @@ final class RenderCommand implements Callable<Integer> {
       description = "Image that provides kubectl for kubexec.sh (default: ${DEFAULT-VALUE}).")
   private String kubectlImage = CompileOptions.DEFAULT_KUBECTL_IMAGE;
 
+  @Option(
+      names = "--sidecar-image",
+      paramLabel = "IMAGE",
+      description =
+          "Image of the jobc runtime sidecar beside each launcher (default: ${DEFAULT-VALUE}).")
+  private String sidecarImage = CompileOptions.DEFAULT_SIDECAR_IMAGE;
+
   @Override
   public Integer call() {
     if (paths.isEmpty()) {
@@ -145,7 +152,8 @@ final class RenderCommand implements Callable<Integer> {
 
   private CompileOptions options() {
     try {
-      CompileOptions options = CompileOptions.defaults().withKubectlImage(kubectlImage);
+      CompileOptions options =
+          CompileOptions.defaults().withKubectlImage(kubectlImage).withSidecarImage(sidecarImage);
       if (namespace != null) {
         options = options.withNamespace(namespace);
       }

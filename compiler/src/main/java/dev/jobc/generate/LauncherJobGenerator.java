@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
@@ -24,9 +25,12 @@ import java.util.Map;
 /**
  * Launcher Job {@code <job>-launcher}: the user's launcher template with host name and subdomain
  * under the job's Service, the launcher ServiceAccount, the MPI environment of the chosen
- * implementation (after the user's, as upstream orders it), the config and kubectl volumes, and an
- * init container that copies kubectl for {@code kubexec.sh} (mpi-operator's kubectl-delivery).
- * {@code runPolicy} maps onto the Job as in mpi-operator v2beta1.
+ * implementation (after the user's, as upstream orders it), the config and kubectl volumes, an init
+ * container that copies kubectl for {@code kubexec.sh} (mpi-operator's kubectl-delivery), and the
+ * {@code jobc-sidecar} native sidecar, which gates the main container until the workers are Ready
+ * (what mpi-operator v1's kubectl-delivery and v2beta1's {@code WaitForWorkersReady} did), keeps
+ * {@code discover_hosts.sh} live and applies {@code cleanPodPolicy} at the end. {@code runPolicy}
+ * maps onto the Job as in mpi-operator v2beta1.
  */
 public final class LauncherJobGenerator {
 
@@ -49,13 +53,16 @@ public final class LauncherJobGenerator {
     for (Env e : plan.launcherEnv()) {
       main.addToEnv(new EnvVar(e.name(), e.value(), null));
     }
-    main.addToVolumeMounts(kubectlMount(), configMount());
+    main.addToVolumeMounts(kubectlMount(), runtimeMount());
     containers.set(0, main.build());
     spec.setContainers(containers);
 
     var inits =
         new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
     inits.add(kubectlDelivery(plan));
+    // After kubectl-delivery, so the sidecar's startup probe is the last gate before the main
+    // container: kubelet starts it only once the sidecar reports the workers Ready.
+    inits.add(SidecarContainers.mpiRun(plan, containers.get(0).getName()));
     spec.setInitContainers(inits);
 
     var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
@@ -74,6 +81,8 @@ public final class LauncherJobGenerator {
             PodTemplates.MODE_READ_ONLY,
             MpiConfigMapGenerator.DISCOVER_HOSTS,
             PodTemplates.MODE_EXECUTABLE));
+    volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
+    volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
     spec.setVolumes(volumes);
 
     var job = plan.job();
@@ -113,10 +122,26 @@ public final class LauncherJobGenerator {
         .build();
   }
 
-  private static VolumeMount configMount() {
+  /**
+   * The launcher sees the sidecar's copies at {@code /etc/mpi}, read-only: the ConfigMap volume
+   * cannot hold a file that changes at run time (see {@link Naming#RUNTIME_VOLUME}).
+   */
+  private static VolumeMount runtimeMount() {
     return new VolumeMountBuilder()
-        .withName(Naming.CONFIG_VOLUME)
+        .withName(Naming.RUNTIME_VOLUME)
         .withMountPath(Naming.CONFIG_MOUNT)
+        .withReadOnly(true)
+        .build();
+  }
+
+  /** A small memory-backed emptyDir (the files are a few KiB; a ConfigMap holds at most 1 MiB). */
+  private static Volume memoryVolume(String name, String size) {
+    return new VolumeBuilder()
+        .withName(name)
+        .withNewEmptyDir()
+        .withMedium("Memory")
+        .withSizeLimit(new Quantity(size))
+        .endEmptyDir()
         .build();
   }
 

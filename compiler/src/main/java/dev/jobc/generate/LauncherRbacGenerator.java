@@ -14,8 +14,10 @@ import java.util.List;
 
 /**
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher}: what {@code kubexec.sh} needs to run
- * {@code kubectl exec} (mpi-operator v1's launcher RBAC). {@code pods/exec} is granted on the
- * worker pods by name only, and left out entirely when there are no workers: an empty {@code
+ * {@code kubectl exec} (mpi-operator v1's launcher RBAC), and what the {@code jobc-sidecar} needs:
+ * watching pods (already granted), patching the worker StatefulSet's scale by name (only when
+ * {@code cleanPodPolicy} asks for a clean-up) and creating Events. {@code pods/exec} is granted on
+ * the worker pods by name only, and left out entirely when there are no workers: an empty {@code
  * resourceNames} would grant exec on every pod in the namespace.
  */
 public final class LauncherRbacGenerator {
@@ -39,6 +41,23 @@ public final class LauncherRbacGenerator {
               .withVerbs("create")
               .build());
     }
+    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
+      // The sidecar's scale-down, on the one StatefulSet only.
+      rules.add(
+          new PolicyRuleBuilder()
+              .withApiGroups("apps")
+              .withResources("statefulsets/scale")
+              .withResourceNames(Naming.workerSet(plan.name()))
+              .withVerbs("patch")
+              .build());
+    }
+    // The sidecar reports the gate and the clean-up as Events on the launcher Job.
+    rules.add(
+        new PolicyRuleBuilder()
+            .withApiGroups("")
+            .withResources("events")
+            .withVerbs("create")
+            .build());
     return List.of(
         new ServiceAccountBuilder()
             .withMetadata(Metadata.of(name, plan.namespace(), labels))

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Worker StatefulSet {@code <job>-worker}: pods {@code <job>-worker-<i>} under the job's headless
@@ -22,6 +23,8 @@ import java.util.List;
  * args, and {@code kubexec.sh} is mounted because Open MPI checks the agent's path on every rank.
  */
 public final class WorkerStatefulSetGenerator {
+  /** Flux kustomize-controller's per-object server-side apply policy. */
+  public static final String FLUX_SSA = "kustomize.toolkit.fluxcd.io/ssa";
 
   public StatefulSet generate(MpiJobPlan plan) {
     PodTemplateSpec template = PodTemplates.copy(plan.job().worker().template());
@@ -61,12 +64,18 @@ public final class WorkerStatefulSetGenerator {
             plan, MpiConfigMapGenerator.KUBEXEC, PodTemplates.MODE_EXECUTABLE));
     spec.setVolumes(volumes);
 
+    var meta =
+        Metadata.of(
+            Naming.workerSet(plan.name()), plan.namespace(), MpiLabels.objectLabels(plan.name()));
+    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
+      // The sidecar scales this StatefulSet to 0 when the launcher ends. Flux would apply
+      // spec.replicas again on its next reconciliation and start the workers anew; with
+      // IfNotPresent it creates the object when missing and leaves it alone otherwise.
+      // (Argo CD needs ignoreDifferences on the Application instead: see README.)
+      meta.setAnnotations(new java.util.LinkedHashMap<>(Map.of(FLUX_SSA, "IfNotPresent")));
+    }
     return new StatefulSetBuilder()
-        .withMetadata(
-            Metadata.of(
-                Naming.workerSet(plan.name()),
-                plan.namespace(),
-                MpiLabels.objectLabels(plan.name())))
+        .withMetadata(meta)
         .withNewSpec()
         .withReplicas(plan.workers())
         .withServiceName(Naming.service(plan.name()))

@@ -13,6 +13,7 @@ import java.util.List;
  * @param roleExecPods pod names the launcher may exec into (never empty when there are workers)
  * @param launcherEnv variables jobc appends to the launcher's main container, in order
  * @param kubexecContainer container {@code kubexec.sh} targets, or {@code null} for the default
+ * @param sidecarImage image of the jobc runtime sidecar beside the launcher
  */
 public record MpiJobPlan(
     MpiJobModel job,
@@ -30,7 +31,8 @@ public record MpiJobPlan(
     boolean launcherHasGpu,
     List<Env> launcherEnv,
     String kubexecContainer,
-    String kubectlImage) {
+    String kubectlImage,
+    String sidecarImage) {
 
   public MpiJobPlan {
     workerPods = List.copyOf(workerPods);

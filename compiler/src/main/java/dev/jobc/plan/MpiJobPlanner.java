@@ -31,17 +31,12 @@ public final class MpiJobPlanner {
     for (int i = 0; i < workers; i++) {
       String pod = Naming.workerPod(name, i);
       pods.add(pod);
-      if (era == MpiEra.V2BETA1) {
-        // mpi-operator v2beta1: "<pod>.<job>.<ns>.svc[.<domain>] slots=N", and discover_hosts.sh
-        // echoes the same FQDNs without slots.
-        String host = Naming.fqdn(pod, Naming.service(name), ns, domain);
-        hostfile.add(new HostSlot(host, slots));
-        discover.add(host);
-      } else {
-        // mpi-operator v1: pod names (kubexec.sh execs by pod name), "echo <pod>:<slots>".
-        hostfile.add(new HostSlot(pod, slots));
-        discover.add(pod + ":" + slots);
-      }
+      // mpi-operator v2beta1: "<pod>.<job>.<ns>.svc[.<domain>] slots=N"; v1: pod names
+      // (kubexec.sh execs by pod name). discover_hosts.sh: see DiscoverHosts.
+      String host =
+          era == MpiEra.V2BETA1 ? Naming.fqdn(pod, Naming.service(name), ns, domain) : pod;
+      hostfile.add(new HostSlot(host, slots));
+      discover.add(DiscoverHosts.entry(era, name, ns, domain, i, slots));
     }
 
     boolean gpu = hasGpu(job.launcher());
@@ -75,7 +70,8 @@ public final class MpiJobPlanner {
         gpu,
         env,
         job.mainContainer(),
-        options.kubectlImage());
+        options.kubectlImage(),
+        options.sidecarImage());
   }
 
   /**
