@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -293,13 +294,15 @@ final class ApiStandIn implements AutoCloseable {
     @Override
     public void onClosed(WebSocket ws, int code, String reason) {
       watches.remove(ws);
-      inner.onClosed(ws, code, reason);
+      // The mock's listener waits here for its send executor, whose sends wait for the event
+      // loop this runs on; wait elsewhere.
+      CompletableFuture.runAsync(() -> inner.onClosed(ws, code, reason));
     }
 
     @Override
     public void onFailure(WebSocket ws, Throwable error, Response response) {
       watches.remove(ws);
-      inner.onFailure(ws, error, response);
+      CompletableFuture.runAsync(() -> inner.onFailure(ws, error, response));
     }
   }
 }
