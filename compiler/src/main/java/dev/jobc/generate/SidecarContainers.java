@@ -28,13 +28,15 @@ public final class SidecarContainers {
   public static final String WAIT = "wait";
 
   /**
-   * JVM options for a small, short-lived watcher: one GC thread, C1 only, small heap and code
-   * cache, no perf-data file (the root file system is read-only). Measured in bench/README.md.
+   * JVM options for a small watcher: serial GC, C1 only, a 16 MiB heap that gives memory back after
+   * a collection, bounded metaspace and code cache, no perf-data file (the root file system is
+   * read-only). The resident size they give is measured in bench/README.md.
    */
   public static final String JAVA_TOOL_OPTIONS =
-      "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k -Xms8m -Xmx32m"
-          + " -XX:MaxMetaspaceSize=40m -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m"
-          + " -XX:-UsePerfData -XX:+ExitOnOutOfMemoryError";
+      "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k -Xms4m -Xmx16m"
+          + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=48m"
+          + " -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:-UsePerfData"
+          + " -XX:+ExitOnOutOfMemoryError";
 
   /** Non-root user of the image (distroless' {@code nonroot}). */
   public static final long USER = 65532L;

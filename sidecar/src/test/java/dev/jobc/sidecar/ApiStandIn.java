@@ -76,6 +76,10 @@ final class ApiStandIn implements AutoCloseable {
         .build();
   }
 
+  String url() {
+    return server.url("/");
+  }
+
   /** Drops every open watch connection of the sidecar (as a load balancer or restart would). */
   void dropWatches() {
     for (WebSocket ws : watches) {
