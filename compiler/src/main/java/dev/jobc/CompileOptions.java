@@ -53,7 +53,18 @@ public record CompileOptions(
     /** {@code kubectl exec} through {@code kubexec.sh} (mpi-operator v1); no keys needed. */
     KUBEXEC,
     /** SSH with keys from an existing Secret (mpi-operator v2beta1). */
-    SSH
+    SSH;
+
+    /** {@code kubexec} or {@code ssh}, as the flag and the annotation spell them. */
+    public static Transport parse(String value) {
+      return switch (value) {
+        case "kubexec" -> KUBEXEC;
+        case "ssh" -> SSH;
+        default ->
+            throw new IllegalArgumentException(
+                "transport must be \"kubexec\" or \"ssh\", not \"" + value + "\"");
+      };
+    }
   }
 
   /** What runs the workers. */
@@ -61,7 +72,18 @@ public record CompileOptions(
     /** A StatefulSet {@code <job>-worker} (default). */
     STATEFUL_SET,
     /** Bare Pods {@code <job>-worker-<i>} (mpi-operator v1/v2 shape). */
-    PODS
+    PODS;
+
+    /** {@code statefulset} or {@code pods}, as the flag and the annotation spell them. */
+    public static WorkerKind parse(String value) {
+      return switch (value) {
+        case "statefulset" -> STATEFUL_SET;
+        case "pods" -> PODS;
+        default ->
+            throw new IllegalArgumentException(
+                "workers must be \"statefulset\" or \"pods\", not \"" + value + "\"");
+      };
+    }
   }
 
   private static final Pattern IMAGE = Pattern.compile("[^\\s\"'\\\\$`]+");

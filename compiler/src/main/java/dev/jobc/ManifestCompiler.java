@@ -2,32 +2,20 @@ package dev.jobc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jobc.api.MpiEra;
-import dev.jobc.api.MpiJob;
-import dev.jobc.api.MpiJobModel;
-import dev.jobc.defaults.MpiJobDefaults;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Position;
-import dev.jobc.generate.HeadlessServiceGenerator;
-import dev.jobc.generate.LauncherJobGenerator;
-import dev.jobc.generate.LauncherRbacGenerator;
-import dev.jobc.generate.MpiConfigMapGenerator;
-import dev.jobc.generate.WorkerStatefulSetGenerator;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
-import dev.jobc.plan.MpiJobPlan;
-import dev.jobc.plan.MpiJobPlanner;
 import dev.jobc.render.ObjectTrees;
 import dev.jobc.render.Ordering;
 import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
 import dev.jobc.schema.SchemaValidator;
-import dev.jobc.validate.MpiJobValidator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -48,11 +36,9 @@ public final class ManifestCompiler {
   private final YamlLoader loader;
   private final SchemaValidator schemas;
   private final YamlWriter writer;
-  private final LauncherRbacGenerator rbac = new LauncherRbacGenerator();
-  private final MpiConfigMapGenerator configMaps;
-  private final HeadlessServiceGenerator services = new HeadlessServiceGenerator();
-  private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
-  private final LauncherJobGenerator launchers = new LauncherJobGenerator();
+
+  /** Every accepted job kind; a document is one of them when kind and API group match. */
+  private final List<JobKind<?, ?, ?>> kinds;
 
   public ManifestCompiler() {
     this(YamlLimits.defaults());
@@ -62,7 +48,8 @@ public final class ManifestCompiler {
     this.loader = new YamlLoader(limits);
     this.schemas = SchemaValidator.load();
     this.writer = new YamlWriter();
-    this.configMaps = new MpiConfigMapGenerator(new Templates());
+    Templates templates = new Templates();
+    this.kinds = List.of(new MpiJobKind(templates), new DglJobKind(templates));
   }
 
   /**
@@ -82,25 +69,25 @@ public final class ManifestCompiler {
 
     // 2. Classify, and check job documents against their schema before binding.
     List<Document> passThrough = new ArrayList<>();
-    List<Document> mpiJobs = new ArrayList<>();
+    List<Document> jobs = new ArrayList<>();
     for (Document doc : documents) {
       switch (classify(doc, diagnostics)) {
-        case MPI_JOB -> {
-          diagnostics.addAll(schemas.validate(doc, apiVersion(doc), MpiJob.KIND));
-          mpiJobs.add(doc);
+        case JOB -> {
+          diagnostics.addAll(schemas.validate(doc, apiVersion(doc), kindName(doc)));
+          jobs.add(doc);
         }
         case PASS_THROUGH -> passThrough.add(doc);
         case REJECTED -> {}
       }
     }
 
-    // 3-5. Bind, default, validate.
-    // Models are records: two equal jobs are equal keys, so pair each with its document instead.
-    List<Map.Entry<MpiJobModel, Document>> ready = new ArrayList<>();
-    for (Document doc : mpiJobs) {
-      MpiJob bound;
+    // 3-5. Bind, default, validate. Each value flows back only into the kind that made it.
+    List<Accepted> ready = new ArrayList<>();
+    for (Document doc : jobs) {
+      JobKind<Object, Object, Object> kind = kindOf(doc);
+      Object bound;
       try {
-        bound = ObjectTrees.bind(doc.root(), MpiJob.class);
+        bound = kind.bind(doc.root());
       } catch (IllegalArgumentException e) {
         // The schema check has already said why (a value of the wrong type).
         if (diagnostics.stream()
@@ -109,12 +96,18 @@ public final class ManifestCompiler {
         }
         continue;
       }
-      MpiEra era = MpiEra.of(bound.apiVersion()).orElseThrow();
-      MpiJobModel model = MpiJobDefaults.apply(bound, era, options.namespace());
-      for (Finding f : MpiJobValidator.validate(model, options)) {
+      Object model = kind.defaults(bound, options);
+      Finding notOurs = kind.renderedElsewhere(model);
+      if (notOurs != null) {
+        // Another controller runs this job (MultiKueue, say); rendering it would run it twice.
+        diagnostics.add(locate(doc, notOurs));
+        passThrough.add(doc);
+        continue;
+      }
+      for (Finding f : kind.validate(model, options)) {
         diagnostics.add(locate(doc, f));
       }
-      ready.add(Map.entry(model, doc));
+      ready.add(new Accepted(kind, model, doc));
     }
     diagnostics.sort(Diagnostic.ORDER);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
@@ -123,10 +116,10 @@ public final class ManifestCompiler {
 
     // 6-7. Plan and generate.
     List<Rendered> rendered = new ArrayList<>();
-    for (Map.Entry<MpiJobModel, Document> job : ready) {
-      MpiJobPlan plan = MpiJobPlanner.plan(job.getKey(), options);
-      for (HasMetadata object : generate(plan)) {
-        rendered.add(new Rendered(ObjectTrees.tree(object), true, job.getValue()));
+    for (Accepted job : ready) {
+      Object plan = job.kind().plan(job.model(), options);
+      for (HasMetadata object : job.kind().generate(plan)) {
+        rendered.add(new Rendered(ObjectTrees.tree(object), true, job.doc()));
       }
     }
     for (Document doc : passThrough) {
@@ -191,27 +184,36 @@ public final class ManifestCompiler {
 
   /** Every accepted (apiVersion, kind), for help texts: {@code kubeflow.org/v2beta1 MPIJob}. */
   public List<String> acceptedKinds() {
-    return MpiEra.apiVersions().stream().map(v -> v + " " + MpiJob.KIND).toList();
-  }
-
-  private List<HasMetadata> generate(MpiJobPlan plan) {
-    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
-    out.add(configMaps.generate(plan));
-    out.add(services.generate(plan));
-    if (plan.workers() > 0) {
-      out.add(workers.generate(plan));
-    }
-    out.add(launchers.generate(plan));
-    return out;
+    return kinds.stream()
+        .flatMap(k -> k.apiVersions().stream().map(v -> v + " " + k.kind()))
+        .toList();
   }
 
   private enum Disposition {
-    MPI_JOB,
+    JOB,
     PASS_THROUGH,
     REJECTED
   }
 
+  /** A job that passed bind and defaults: its kind and model, for plan and generate. */
+  private record Accepted(JobKind<Object, Object, Object> kind, Object model, Document doc) {}
+
   private record Rendered(ObjectNode tree, boolean canonical, Document origin) {}
+
+  /** The kind of an accepted job document ({@link #classify} returned {@code JOB}). */
+  @SuppressWarnings("unchecked") // the kind's values only ever flow back into that kind
+  private JobKind<Object, Object, Object> kindOf(Document doc) {
+    return (JobKind<Object, Object, Object>) find(kindName(doc), group(apiVersion(doc)));
+  }
+
+  private JobKind<?, ?, ?> find(String kind, String group) {
+    for (JobKind<?, ?, ?> k : kinds) {
+      if (k.kind().equals(kind) && k.group().equals(group)) {
+        return k;
+      }
+    }
+    return null;
+  }
 
   private Disposition classify(Document doc, List<Diagnostic> diagnostics) {
     JsonNode root = doc.root();
@@ -241,9 +243,10 @@ public final class ManifestCompiler {
     }
     String kind = root.path("kind").asText();
     String apiVersion = apiVersion(doc);
-    if (MpiJob.KIND.equals(kind) && group(apiVersion).equals("kubeflow.org")) {
-      if (schemas.supports(apiVersion, kind) && MpiEra.of(apiVersion).isPresent()) {
-        return Disposition.MPI_JOB;
+    JobKind<?, ?, ?> jobKind = find(kind, group(apiVersion));
+    if (jobKind != null) {
+      if (schemas.supports(apiVersion, kind) && jobKind.apiVersions().contains(apiVersion)) {
+        return Disposition.JOB;
       }
       diagnostics.add(
           locate(
@@ -253,8 +256,10 @@ public final class ManifestCompiler {
                   FieldPath.of("apiVersion"),
                   "Unsupported value: \""
                       + apiVersion
-                      + "\": supported values for MPIJob: "
-                      + MpiEra.apiVersions().stream()
+                      + "\": supported values for "
+                      + kind
+                      + ": "
+                      + jobKind.apiVersions().stream()
                           .map(v -> "\"" + v + "\"")
                           .collect(Collectors.joining(", ")))));
       return Disposition.REJECTED;
@@ -281,6 +286,10 @@ public final class ManifestCompiler {
       return Disposition.REJECTED;
     }
     return Disposition.PASS_THROUGH;
+  }
+
+  private static String kindName(Document doc) {
+    return doc.root().path("kind").asText();
   }
 
   private static String apiVersion(Document doc) {

@@ -109,8 +109,60 @@ final class RenderCommand implements Callable<Integer> {
       names = "--sidecar-image",
       paramLabel = "IMAGE",
       description =
-          "Image of the jobc runtime sidecar beside each launcher (default: ${DEFAULT-VALUE}).")
+          "Image of the jobc sidecar that waits for peer pods at run time (default:"
+              + " ${DEFAULT-VALUE}).")
   private String sidecarImage = CompileOptions.DEFAULT_SIDECAR_IMAGE;
+
+  @Option(
+      names = "--transport",
+      paramLabel = "kubexec|ssh",
+      description =
+          "How the launcher reaches workers: kubexec (kubectl exec, the default; no keys) or ssh"
+              + " (keys from an existing Secret, see --ssh-secret).")
+  private String transport = "kubexec";
+
+  @Option(
+      names = "--ssh-secret",
+      paramLabel = "NAME",
+      description =
+          "Existing Secret (kubernetes.io/ssh-auth) with the SSH keys; implies --transport ssh."
+              + " jobc never generates keys.")
+  private String sshSecret;
+
+  @Option(
+      names = "--workers",
+      paramLabel = "statefulset|pods",
+      description =
+          "What runs the workers: a StatefulSet <job>-worker (default; lost workers come back)"
+              + " or bare Pods <job>-worker-<i> (mpi-operator's own shape).")
+  private String workers = "statefulset";
+
+  @Option(
+      names = "--gpus-per-node",
+      paramLabel = "N",
+      description =
+          "GPUs per node for v1alpha1 'gpus:' totals without spec.gpusPerNode (default:"
+              + " ${DEFAULT-VALUE}).")
+  private int gpusPerNode = CompileOptions.DEFAULT_PER_NODE;
+
+  @Option(
+      names = "--units-per-node",
+      paramLabel = "N",
+      description =
+          "Units per node for v1alpha1 'processingUnits:' totals without"
+              + " spec.processingUnitsPerNode (default: ${DEFAULT-VALUE}).")
+  private int unitsPerNode = CompileOptions.DEFAULT_PER_NODE;
+
+  @Option(
+      names = "--gang-scheduler",
+      paramLabel = "SCHEDULER",
+      description =
+          "Gang-schedule every job: volcano (Volcano PodGroup, schedulerName volcano),"
+              + " scheduler-plugins (coscheduling PodGroup, schedulerName"
+              + " scheduler-plugins-scheduler) or any other scheduler name (coscheduling PodGroup,"
+              + " that schedulerName). A job's jobc.dev/gang-scheduler annotation wins; an empty"
+              + " one turns gang scheduling off for that job.")
+  private String gangScheduler;
 
   @Override
   public Integer call() {
@@ -153,12 +205,24 @@ final class RenderCommand implements Callable<Integer> {
   private CompileOptions options() {
     try {
       CompileOptions options =
-          CompileOptions.defaults().withKubectlImage(kubectlImage).withSidecarImage(sidecarImage);
+          CompileOptions.defaults()
+              .withKubectlImage(kubectlImage)
+              .withSidecarImage(sidecarImage)
+              .withTransport(CompileOptions.Transport.parse(transport))
+              .withWorkers(CompileOptions.WorkerKind.parse(workers))
+              .withGpusPerNode(gpusPerNode)
+              .withUnitsPerNode(unitsPerNode);
+      if (sshSecret != null) {
+        options = options.withSshSecret(sshSecret).withTransport(CompileOptions.Transport.SSH);
+      }
       if (namespace != null) {
         options = options.withNamespace(namespace);
       }
       if (clusterDomain != null) {
         options = options.withClusterDomain(clusterDomain);
+      }
+      if (gangScheduler != null) {
+        options = options.withGangScheduler(gangScheduler);
       }
       return options;
     } catch (IllegalArgumentException e) {

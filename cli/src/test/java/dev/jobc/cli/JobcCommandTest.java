@@ -3,6 +3,7 @@ package dev.jobc.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -50,6 +51,19 @@ class JobcCommandTest {
     Run run = Run.in(dir, "rendr");
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("rendr");
+  }
+
+  @Test
+  void schemaPrintsTheSchemaCheckedForThatInput() {
+    for (String version : List.of("v1alpha1", "v1alpha2", "v1", "v2beta1")) {
+      Run run = Run.in(dir, "schema", "kubeflow.org/" + version, "MPIJob");
+      assertThat(run.exitCode()).isZero();
+      assertThat(run.err()).isEmpty();
+      assertThat(run.out())
+          .startsWith("{")
+          .contains("\"const\": \"kubeflow.org/" + version + "\"")
+          .contains("https://jobc.dev/schemas/mpijob.kubeflow.org-" + version + ".schema.json");
+    }
   }
 
   @Test

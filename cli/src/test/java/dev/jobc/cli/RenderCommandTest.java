@@ -115,6 +115,8 @@ class RenderCommandTest {
         Run.in(dir, "render", "--namespace", "Not_A_Label", "input.yaml"), "namespace");
     assertUsageError(Run.in(dir, "render", "--cluster-domain", "-bad-", "input.yaml"), "domain");
     assertUsageError(Run.in(dir, "render", "--kubectl-image", "a b", "input.yaml"), "image");
+    assertUsageError(
+        Run.in(dir, "render", "--gang-scheduler", "Volcano", "input.yaml"), "gang scheduler");
     assertUsageError(Run.in(dir, "render", "-", "-"), "only once");
     assertUsageError(Run.in(dir, "render", "--bogus", "input.yaml"), "--bogus");
   }

@@ -6,10 +6,11 @@ import java.util.Optional;
 
 /**
  * The MPIJob API versions jobc accepts. The era decides upstream formats that differ between
- * versions: hostfile host names (short pod names up to v1, service FQDNs in v2beta1) and pod label
- * keys.
+ * versions: hostfile host names (pod names up to v1, service FQDNs in v2beta1) and pod label keys.
  */
 public enum MpiEra {
+  V1ALPHA1("kubeflow.org/v1alpha1"),
+  V1ALPHA2("kubeflow.org/v1alpha2"),
   V1("kubeflow.org/v1"),
   V2BETA1("kubeflow.org/v2beta1");
 
@@ -21,6 +22,11 @@ public enum MpiEra {
 
   public String apiVersion() {
     return apiVersion;
+  }
+
+  /** Up to v1 the hostfile names pods ({@code pi-worker-0}); v2beta1 names service FQDNs. */
+  public boolean podNameHosts() {
+    return this != V2BETA1;
   }
 
   public static Optional<MpiEra> of(String apiVersion) {

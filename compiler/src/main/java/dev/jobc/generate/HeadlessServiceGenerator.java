@@ -5,6 +5,7 @@ import dev.jobc.plan.MpiLabels;
 import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import java.util.Map;
 
 /**
  * Headless Service {@code <job>} selecting every pod of the job, which gives workers and launcher
@@ -14,14 +15,32 @@ import io.fabric8.kubernetes.api.model.ServiceBuilder;
 public final class HeadlessServiceGenerator {
 
   public Service generate(MpiJobPlan plan) {
+    return service(
+        Naming.service(plan.name()),
+        plan.namespace(),
+        MpiLabels.objectLabels(plan.name()),
+        MpiLabels.jobSelector(plan.era(), plan.name()),
+        // A launcher that runs ranks must resolve before it is Ready, or it waits for itself
+        // (mpi-operator v2beta1).
+        plan.launcherHost() != null);
+  }
+
+  /**
+   * A headless Service {@code name} selecting {@code selector}; its DNS names cover ready pods only
+   * unless {@code publishNotReady}.
+   */
+  static Service service(
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      Map<String, String> selector,
+      boolean publishNotReady) {
     return new ServiceBuilder()
-        .withMetadata(
-            Metadata.of(
-                Naming.service(plan.name()), plan.namespace(), MpiLabels.objectLabels(plan.name())))
+        .withMetadata(Metadata.of(name, namespace, labels))
         .withNewSpec()
         .withClusterIP("None")
-        .withSelector(MpiLabels.jobSelector(plan.era(), plan.name()))
-        .withPublishNotReadyAddresses(false)
+        .withSelector(selector)
+        .withPublishNotReadyAddresses(publishNotReady)
         .endSpec()
         .build();
   }

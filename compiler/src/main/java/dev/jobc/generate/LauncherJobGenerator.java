@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
@@ -20,17 +19,17 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Launcher Job {@code <job>-launcher}: the user's launcher template with host name and subdomain
- * under the job's Service, the launcher ServiceAccount, the MPI environment of the chosen
- * implementation (after the user's, as upstream orders it), the config and kubectl volumes, an init
- * container that copies kubectl for {@code kubexec.sh} (mpi-operator's kubectl-delivery), and the
- * {@code jobc-sidecar} native sidecar, which gates the main container until the workers are Ready
- * (what mpi-operator v1's kubectl-delivery and v2beta1's {@code WaitForWorkersReady} did), keeps
- * {@code discover_hosts.sh} live and applies {@code cleanPodPolicy} at the end. {@code runPolicy}
- * maps onto the Job as in mpi-operator v2beta1.
+ * under the job's Service, the MPI environment of the chosen implementation and transport (after
+ * the user's, as upstream orders it), and the config volume. With kubexec it also runs as the
+ * launcher ServiceAccount and gets an init container that copies kubectl for {@code kubexec.sh}
+ * (mpi-operator's kubectl-delivery); with ssh it mounts the keys instead. Either way the {@code
+ * jobc-sidecar} native sidecar gates the main container until the workers are Ready (what
+ * mpi-operator v1's kubectl-delivery and v2beta1's {@code WaitForWorkersReady} did), keeps {@code
+ * /etc/mpi/discover_hosts.sh} live and applies {@code cleanPodPolicy} at the end; it runs as the
+ * launcher ServiceAccount. {@code runPolicy} maps onto the Job as in mpi-operator v2beta1.
  */
 public final class LauncherJobGenerator {
 
@@ -41,48 +40,76 @@ public final class LauncherJobGenerator {
         Metadata.merge(
             template.getMetadata() == null ? null : template.getMetadata().getLabels(),
             MpiLabels.podLabels(plan.era(), plan.name(), MpiLabels.LAUNCHER));
+    if (plan.launcherHost() != null) {
+      // mpi-operator v2beta1: with runLauncherAsWorker the launcher is replica index 0.
+      labels.put(MpiLabels.REPLICA_INDEX, "0");
+    }
+    labels.putAll(plan.kueueLabels());
     PodSpec spec = template.getSpec();
     spec.setHostname(Naming.launcher(plan.name()));
     spec.setSubdomain(Naming.service(plan.name()));
-    spec.setServiceAccountName(Naming.launcher(plan.name()));
     spec.setRestartPolicy(replica.restartPolicy());
     PodTemplates.dnsForHostNetwork(spec);
+    if (plan.era().podNameHosts()) {
+      // The hostfile names pods; the search path lets the launcher resolve them.
+      PodTemplates.appendSearch(plan, spec);
+    }
 
     List<Container> containers = new ArrayList<>(spec.getContainers());
     ContainerBuilder main = new ContainerBuilder(containers.get(0));
     for (Env e : plan.launcherEnv()) {
       main.addToEnv(new EnvVar(e.name(), e.value(), null));
     }
-    main.addToVolumeMounts(kubectlMount(), runtimeMount());
-    containers.set(0, main.build());
-    spec.setContainers(containers);
-
+    var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
+    // kubexec.sh runs kubectl as this account, and the jobc-sidecar watches pods with it.
+    spec.setServiceAccountName(Naming.launcher(plan.name()));
+    if (plan.ssh()) {
+      main.addToVolumeMounts(PodTemplates.sshMount(plan), runtimeMount());
+      volumes.add(PodTemplates.sshVolume(plan));
+      volumes.add(
+          PodTemplates.configVolume(
+              plan,
+              MpiConfigMapGenerator.HOSTFILE,
+              PodTemplates.MODE_READ_ONLY,
+              MpiConfigMapGenerator.DISCOVER_HOSTS,
+              PodTemplates.MODE_EXECUTABLE));
+    } else {
+      main.addToVolumeMounts(kubectlMount(), runtimeMount());
+      var inits =
+          new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
+      inits.add(
+          PodTemplates.kubectlCopy(
+              Naming.KUBECTL_DELIVERY,
+              plan.options().kubectlImage(),
+              Naming.KUBECTL_VOLUME,
+              Naming.KUBECTL_MOUNT));
+      spec.setInitContainers(inits);
+      volumes.add(
+          new VolumeBuilder()
+              .withName(Naming.KUBECTL_VOLUME)
+              .withNewEmptyDir()
+              .endEmptyDir()
+              .build());
+      volumes.add(
+          PodTemplates.configVolume(
+              plan,
+              MpiConfigMapGenerator.KUBEXEC,
+              PodTemplates.MODE_EXECUTABLE,
+              MpiConfigMapGenerator.HOSTFILE,
+              PodTemplates.MODE_READ_ONLY,
+              MpiConfigMapGenerator.DISCOVER_HOSTS,
+              PodTemplates.MODE_EXECUTABLE));
+    }
+    // Last init container, after kubectl-delivery: kubelet starts the main container only once
+    // the sidecar's startup probe reports the workers Ready.
     var inits =
         new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
-    inits.add(kubectlDelivery(plan));
-    // After kubectl-delivery, so the sidecar's startup probe is the last gate before the main
-    // container: kubelet starts it only once the sidecar reports the workers Ready.
     inits.add(SidecarContainers.mpiRun(plan, containers.get(0).getName()));
     spec.setInitContainers(inits);
-
-    var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
-    volumes.add(
-        new VolumeBuilder()
-            .withName(Naming.KUBECTL_VOLUME)
-            .withNewEmptyDir()
-            .endEmptyDir()
-            .build());
-    volumes.add(
-        PodTemplates.configVolume(
-            plan,
-            MpiConfigMapGenerator.KUBEXEC,
-            PodTemplates.MODE_EXECUTABLE,
-            MpiConfigMapGenerator.HOSTFILE,
-            PodTemplates.MODE_READ_ONLY,
-            MpiConfigMapGenerator.DISCOVER_HOSTS,
-            PodTemplates.MODE_EXECUTABLE));
     volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
     volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
+    containers.set(0, main.build());
+    spec.setContainers(containers);
     spec.setVolumes(volumes);
 
     var job = plan.job();
@@ -91,12 +118,10 @@ public final class LauncherJobGenerator {
       // mpi-operator v1 ran the launcher as a bare Pod: one attempt, never retried.
       backoffLimit = 0;
     }
+    var jobLabels = MpiLabels.objectLabels(plan.name());
+    jobLabels.putAll(plan.kueueLabels());
     return new JobBuilder()
-        .withMetadata(
-            Metadata.of(
-                Naming.launcher(plan.name()),
-                plan.namespace(),
-                MpiLabels.objectLabels(plan.name())))
+        .withMetadata(Metadata.of(Naming.launcher(plan.name()), plan.namespace(), jobLabels))
         .withNewSpec()
         .withBackoffLimit(backoffLimit)
         .withActiveDeadlineSeconds(job.activeDeadlineSeconds())
@@ -112,13 +137,6 @@ public final class LauncherJobGenerator {
         .withSpec(spec)
         .endTemplate()
         .endSpec()
-        .build();
-  }
-
-  private static VolumeMount kubectlMount() {
-    return new VolumeMountBuilder()
-        .withName(Naming.KUBECTL_VOLUME)
-        .withMountPath(Naming.KUBECTL_MOUNT)
         .build();
   }
 
@@ -145,20 +163,10 @@ public final class LauncherJobGenerator {
         .build();
   }
 
-  /** Copies kubectl into the shared volume; any image with sh, cp and kubectl on the PATH works. */
-  private static Container kubectlDelivery(MpiJobPlan plan) {
-    return new ContainerBuilder()
-        .withName(Naming.KUBECTL_DELIVERY)
-        .withImage(plan.kubectlImage())
-        .withImagePullPolicy("IfNotPresent")
-        .withCommand(
-            "sh", "-c", "cp \"$(command -v kubectl)\" " + Naming.KUBECTL_MOUNT + "/kubectl")
-        .withVolumeMounts(kubectlMount())
-        .withResources(
-            new ResourceRequirementsBuilder()
-                .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))
-                .withLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
-                .build())
+  private static VolumeMount kubectlMount() {
+    return new VolumeMountBuilder()
+        .withName(Naming.KUBECTL_VOLUME)
+        .withMountPath(Naming.KUBECTL_MOUNT)
         .build();
   }
 }

@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
 import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher}: what {@code kubexec.sh} needs to run
@@ -23,8 +24,56 @@ import java.util.List;
 public final class LauncherRbacGenerator {
 
   public List<HasMetadata> generate(MpiJobPlan plan) {
-    String name = Naming.launcher(plan.name());
-    var labels = MpiLabels.objectLabels(plan.name());
+    List<PolicyRule> sidecar = new ArrayList<>();
+    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
+      // The sidecar's clean-up: the one StatefulSet's scale, or the worker pods by name.
+      sidecar.add(
+          plan.podWorkers()
+              ? new PolicyRuleBuilder()
+                  .withApiGroups("")
+                  .withResources("pods")
+                  .withResourceNames(plan.roleExecPods())
+                  .withVerbs("delete")
+                  .build()
+              : new PolicyRuleBuilder()
+                  .withApiGroups("apps")
+                  .withResources("statefulsets/scale")
+                  .withResourceNames(Naming.workerSet(plan.name()))
+                  .withVerbs("patch")
+                  .build());
+    }
+    // The sidecar reports the gate and the clean-up as Events on the launcher Job.
+    sidecar.add(
+        new PolicyRuleBuilder()
+            .withApiGroups("")
+            .withResources("events")
+            .withVerbs("create")
+            .build());
+    return objects(
+        Naming.launcher(plan.name()),
+        plan.namespace(),
+        MpiLabels.objectLabels(plan.name()),
+        // ssh needs no exec; the sidecar still needs the ServiceAccount.
+        plan.ssh() ? List.of() : plan.roleExecPods(),
+        sidecar);
+  }
+
+  /**
+   * ServiceAccount, Role and RoleBinding {@code name}: pods get/list/watch, and {@code pods/exec}
+   * create on exactly {@code execPods} (no exec rule when it is empty).
+   */
+  static List<HasMetadata> objects(
+      String name, String namespace, Map<String, String> labels, List<String> execPods) {
+    return objects(name, namespace, labels, execPods, List.of());
+  }
+
+  /** As above, with {@code extra} rules after the exec rule. */
+  static List<HasMetadata> objects(
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      List<String> execPods,
+      List<PolicyRule> extra) {
     List<PolicyRule> rules = new ArrayList<>();
     rules.add(
         new PolicyRuleBuilder()
@@ -32,46 +81,28 @@ public final class LauncherRbacGenerator {
             .withResources("pods")
             .withVerbs("get", "list", "watch")
             .build());
-    if (!plan.roleExecPods().isEmpty()) {
+    if (!execPods.isEmpty()) {
       rules.add(
           new PolicyRuleBuilder()
               .withApiGroups("")
               .withResources("pods/exec")
-              .withResourceNames(plan.roleExecPods())
+              .withResourceNames(execPods)
               .withVerbs("create")
               .build());
     }
-    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
-      // The sidecar's scale-down, on the one StatefulSet only.
-      rules.add(
-          new PolicyRuleBuilder()
-              .withApiGroups("apps")
-              .withResources("statefulsets/scale")
-              .withResourceNames(Naming.workerSet(plan.name()))
-              .withVerbs("patch")
-              .build());
-    }
-    // The sidecar reports the gate and the clean-up as Events on the launcher Job.
-    rules.add(
-        new PolicyRuleBuilder()
-            .withApiGroups("")
-            .withResources("events")
-            .withVerbs("create")
-            .build());
+    rules.addAll(extra);
     return List.of(
-        new ServiceAccountBuilder()
-            .withMetadata(Metadata.of(name, plan.namespace(), labels))
-            .build(),
+        new ServiceAccountBuilder().withMetadata(Metadata.of(name, namespace, labels)).build(),
         new RoleBuilder()
-            .withMetadata(Metadata.of(name, plan.namespace(), labels))
+            .withMetadata(Metadata.of(name, namespace, labels))
             .withRules(rules)
             .build(),
         new RoleBindingBuilder()
-            .withMetadata(Metadata.of(name, plan.namespace(), labels))
+            .withMetadata(Metadata.of(name, namespace, labels))
             .addNewSubject()
             .withKind("ServiceAccount")
             .withName(name)
-            .withNamespace(plan.namespace())
+            .withNamespace(namespace)
             .endSubject()
             .withNewRoleRef()
             .withApiGroup("rbac.authorization.k8s.io")

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
 
 /**
  * ConfigMap {@code <job>-config} with {@code hostfile} (mpi-operator's format for the input's
- * version and MPI implementation), {@code kubexec.sh} and the static {@code discover_hosts.sh}.
+ * version and MPI implementation), {@code kubexec.sh} (kubexec transport only) and the static
+ * {@code discover_hosts.sh}.
  */
 public final class MpiConfigMapGenerator {
   public static final String HOSTFILE = "hostfile";
@@ -49,13 +50,18 @@ public final class MpiConfigMapGenerator {
     if (plan.kubexecContainer() != null) {
       kubexecModel.put("container", plan.kubexecContainer());
     }
+    if (plan.launcherHost() != null) {
+      kubexecModel.put("launcher", Naming.launcher(plan.name()));
+    }
 
     Map<String, String> data = new LinkedHashMap<>();
     data.put(
         DISCOVER_HOSTS,
         templates.render("mpijob/discover_hosts.sh.ftl", Map.of("hosts", plan.discoverHosts())));
     data.put(HOSTFILE, templates.render("mpijob/hostfile.ftl", hostfileModel));
-    data.put(KUBEXEC, templates.render("mpijob/kubexec.sh.ftl", kubexecModel));
+    if (!plan.ssh()) {
+      data.put(KUBEXEC, templates.render("mpijob/kubexec.sh.ftl", kubexecModel));
+    }
     return new ConfigMapBuilder()
         .withMetadata(
             Metadata.of(

@@ -58,14 +58,17 @@ public final class SidecarContainers {
     List<String> args = new ArrayList<>();
     args.add(RUN);
     add(args, "--job", plan.name());
-    add(args, "--era", plan.era() == MpiEra.V2BETA1 ? "v2beta1" : "v1");
+    add(args, "--era", plan.era().apiVersion().substring(plan.era().apiVersion().indexOf('/') + 1));
     add(args, "--mpi-implementation", plan.implementation().specName());
     add(args, "--slots", Integer.toString(plan.slots()));
-    if (plan.clusterDomain() != null) {
-      add(args, "--cluster-domain", plan.clusterDomain());
+    if (plan.options().clusterDomain() != null) {
+      add(args, "--cluster-domain", plan.options().clusterDomain());
+    }
+    if (plan.launcherHost() != null) {
+      add(args, "--launcher-host", plan.launcherHost());
     }
     add(args, "--ready-workers", Integer.toString(plan.workers()));
-    if (plan.workers() > 0) {
+    if (plan.workers() > 0 && !plan.podWorkers()) {
       add(args, "--worker-set", Naming.workerSet(plan.name()));
     }
     add(args, "--clean-pod-policy", cleanPodPolicy(plan));
@@ -76,7 +79,7 @@ public final class SidecarContainers {
     add(args, "--config-dir", Naming.SIDECAR_CONFIG_MOUNT);
     add(args, "--output-dir", Naming.CONFIG_MOUNT);
     add(args, "--ready-file", Naming.SIDECAR_READY_FILE);
-    return base(plan.sidecarImage(), Naming.SIDECAR, args)
+    return base(plan.options().sidecarImage(), Naming.SIDECAR, args)
         .withRestartPolicy("Always")
         .withNewStartupProbe()
         .withNewExec()
@@ -105,7 +108,7 @@ public final class SidecarContainers {
   /**
    * The worker clean-up policy the sidecar applies. With workers in a StatefulSet (restart policy
    * Always) no worker pod ever ends by itself, so {@code Running} and {@code All} both scale it to
-   * 0, as mpi-operator v0.2's StatefulSet workers did.
+   * 0, as mpi-operator v0.2's StatefulSet workers did; bare worker pods are deleted by name.
    */
   static String cleanPodPolicy(MpiJobPlan plan) {
     String policy = plan.job().cleanPodPolicy();

@@ -9,10 +9,10 @@ import java.util.List;
  * for the same workers.
  *
  * <p>Formats follow mpi-operator: v2beta1 echoes each worker's Service FQDN ({@code
- * newConfigMap}/{@code updateDiscoverHostsInConfigMap}), v1 echoes {@code <pod>:<slots>}. Upstream
- * lists Running pods in name order (so {@code worker-10} before {@code worker-2}) and, in v1,
- * leaves out the final newline; jobc lists workers in index order and ends every line with a
- * newline.
+ * newConfigMap}/{@code updateDiscoverHostsInConfigMap}), v1 and before echo {@code <pod>:<slots>};
+ * a launcher that also runs ranks ({@code runLauncherAsWorker}) comes first, always. Upstream lists
+ * Running pods in name order (so {@code worker-10} before {@code worker-2}) and, in v1, leaves out
+ * the final newline; jobc lists workers in index order and ends every line with a newline.
  */
 public final class DiscoverHosts {
   /** The interpreter line every form starts with. */
@@ -24,9 +24,9 @@ public final class DiscoverHosts {
   public static String entry(
       MpiEra era, String job, String namespace, String clusterDomain, int index, int slots) {
     String pod = Naming.workerPod(job, index);
-    return era == MpiEra.V2BETA1
-        ? Naming.fqdn(pod, Naming.service(job), namespace, clusterDomain)
-        : pod + ":" + slots;
+    return era.podNameHosts()
+        ? pod + ":" + slots
+        : Naming.fqdn(pod, Naming.service(job), namespace, clusterDomain);
   }
 
   /** The whole script: the shebang line, then {@code echo <entry>} per entry, each line ended. */

@@ -1,26 +1,33 @@
 package dev.jobc.plan;
 
+import dev.jobc.CompileOptions;
 import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJobModel;
 import dev.jobc.plan.MpiImplementation.Env;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Everything decided about one valid MPIJob before objects are built.
  *
- * @param hostfile hostfile entries in order (v2beta1: service FQDNs; v1: pod names)
- * @param discoverHosts lines {@code discover_hosts.sh} echoes in its static form
- * @param roleExecPods pod names the launcher may exec into (never empty when there are workers)
+ * @param options the compile options with the job's annotations applied
+ * @param workers initial worker count
+ * @param hostfile hostfile entries in order (v2beta1: service FQDNs; before: pod names)
+ * @param discoverHosts lines the static {@code discover_hosts.sh} echoes
+ * @param roleExecPods pod names the launcher may exec into: every worker up to the maximum the job
+ *     may scale to (never empty when there are workers)
  * @param launcherEnv variables jobc appends to the launcher's main container, in order
  * @param kubexecContainer container {@code kubexec.sh} targets, or {@code null} for the default
- * @param sidecarImage image of the jobc runtime sidecar beside the launcher
+ * @param launcherHost the launcher's own hostfile entry when it also runs ranks ({@code
+ *     runLauncherAsWorker}), so {@code kubexec.sh} runs those locally; else {@code null}
+ * @param kueueLabels the job's {@code kueue.x-k8s.io/*} labels, copied to what Kueue admits
  */
 public record MpiJobPlan(
     MpiJobModel job,
     MpiEra era,
     String name,
     String namespace,
-    String clusterDomain,
+    CompileOptions options,
     MpiImplementation implementation,
     int slots,
     int workers,
@@ -31,8 +38,8 @@ public record MpiJobPlan(
     boolean launcherHasGpu,
     List<Env> launcherEnv,
     String kubexecContainer,
-    String kubectlImage,
-    String sidecarImage) {
+    String launcherHost,
+    Map<String, String> kueueLabels) {
 
   public MpiJobPlan {
     workerPods = List.copyOf(workerPods);
@@ -40,5 +47,18 @@ public record MpiJobPlan(
     discoverHosts = List.copyOf(discoverHosts);
     roleExecPods = List.copyOf(roleExecPods);
     launcherEnv = List.copyOf(launcherEnv);
+    kueueLabels = Map.copyOf(kueueLabels);
+  }
+
+  public String clusterDomain() {
+    return options.clusterDomain();
+  }
+
+  public boolean ssh() {
+    return options.transport() == CompileOptions.Transport.SSH;
+  }
+
+  public boolean podWorkers() {
+    return options.workers() == CompileOptions.WorkerKind.PODS;
   }
 }

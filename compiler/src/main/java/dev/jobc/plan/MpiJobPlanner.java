@@ -16,7 +16,8 @@ public final class MpiJobPlanner {
 
   private MpiJobPlanner() {}
 
-  public static MpiJobPlan plan(MpiJobModel job, CompileOptions options) {
+  public static MpiJobPlan plan(MpiJobModel job) {
+    CompileOptions options = job.options();
     String name = job.name();
     String ns = job.namespace();
     MpiEra era = job.era();
@@ -24,33 +25,46 @@ public final class MpiJobPlanner {
     int slots = job.slotsPerWorker();
     int workers = job.workerReplicas();
     String domain = options.clusterDomain();
+    boolean fqdn = !era.podNameHosts();
 
     List<String> pods = new ArrayList<>(workers);
-    List<HostSlot> hostfile = new ArrayList<>(workers);
-    List<String> discover = new ArrayList<>(workers);
+    List<HostSlot> hostfile = new ArrayList<>(workers + 1);
+    List<String> discover = new ArrayList<>(workers + 1);
+    String launcherHost = null;
+    if (job.runLauncherAsWorker()) {
+      // mpi-operator v2beta1: the launcher is the first host, in hostfile and discover_hosts.sh.
+      launcherHost = Naming.fqdn(Naming.launcher(name), Naming.service(name), ns, domain);
+      hostfile.add(new HostSlot(launcherHost, slots));
+      discover.add(launcherHost);
+    }
     for (int i = 0; i < workers; i++) {
       String pod = Naming.workerPod(name, i);
       pods.add(pod);
-      // mpi-operator v2beta1: "<pod>.<job>.<ns>.svc[.<domain>] slots=N"; v1: pod names
-      // (kubexec.sh execs by pod name). discover_hosts.sh: see DiscoverHosts.
-      String host =
-          era == MpiEra.V2BETA1 ? Naming.fqdn(pod, Naming.service(name), ns, domain) : pod;
+      // mpi-operator v2beta1: "<pod>.<job>.<ns>.svc[.<domain>] slots=N"; v1 and before: pod
+      // names (kubexec.sh execs by pod name). discover_hosts.sh lines: see DiscoverHosts.
+      String host = fqdn ? Naming.fqdn(pod, Naming.service(name), ns, domain) : pod;
       hostfile.add(new HostSlot(host, slots));
       discover.add(DiscoverHosts.entry(era, name, ns, domain, i, slots));
+    }
+    List<String> execPods = new ArrayList<>(pods);
+    for (int i = workers; i < job.maxWorkers(); i++) {
+      execPods.add(Naming.workerPod(name, i));
     }
 
     boolean gpu = hasGpu(job.launcher());
     List<Env> env = new ArrayList<>();
-    if (era == MpiEra.V2BETA1) {
+    boolean ssh = options.transport() == CompileOptions.Transport.SSH;
+    if (era == MpiEra.V2BETA1 || ssh) {
       env.add(new Env("K_MPI_JOB_ROLE", MpiLabels.LAUNCHER));
-      env.addAll(impl.launcherEnv(HOSTFILE_PATH, KUBEXEC_PATH, slots));
-    } else {
-      env.add(new Env("OMPI_MCA_plm_rsh_agent", KUBEXEC_PATH));
-      env.add(new Env("OMPI_MCA_orte_default_hostfile", HOSTFILE_PATH));
     }
-    if (!gpu) {
+    env.addAll(
+        ssh
+            ? impl.sshEnv(HOSTFILE_PATH, slots)
+            : impl.kubexecEnv(HOSTFILE_PATH, KUBEXEC_PATH, slots, fqdn));
+    if (!gpu && !job.runLauncherAsWorker()) {
       // "so that users will not be mistakenly using GPU resources for launcher" (mpi-operator);
-      // like v1's isGPULauncher, jobc leaves a launcher that asks for a GPU its GPU.
+      // like v1's isGPULauncher, jobc leaves a launcher that asks for a GPU its GPU, and like
+      // v2beta1 a launcher that also runs ranks.
       env.add(new Env("NVIDIA_VISIBLE_DEVICES", null));
       env.add(new Env("NVIDIA_DRIVER_CAPABILITIES", null));
     }
@@ -59,19 +73,19 @@ public final class MpiJobPlanner {
         era,
         name,
         ns,
-        domain,
+        options,
         impl,
         slots,
         workers,
         pods,
         hostfile,
         discover,
-        pods,
+        execPods,
         gpu,
         env,
         job.mainContainer(),
-        options.kubectlImage(),
-        options.sidecarImage());
+        launcherHost,
+        MpiLabels.kueueLabels(job.metadata().getLabels()));
   }
 
   /**

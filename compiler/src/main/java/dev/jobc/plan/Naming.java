@@ -49,8 +49,11 @@ public final class Naming {
   /** Created by the sidecar once the workers are Ready; its startup probe tests for it. */
   public static final String SIDECAR_READY_FILE = SIDECAR_TMP_MOUNT + "/jobc-ready";
 
+  /** Volume of the SSH keys for the ssh transport (mpi-operator v2beta1's name). */
+  public static final String SSH_VOLUME = "ssh-auth";
+
   public static final Set<String> RESERVED_VOLUMES =
-      Set.of(CONFIG_VOLUME, KUBECTL_VOLUME, RUNTIME_VOLUME, SIDECAR_TMP_VOLUME);
+      Set.of(CONFIG_VOLUME, KUBECTL_VOLUME, SSH_VOLUME, RUNTIME_VOLUME, SIDECAR_TMP_VOLUME);
   public static final Set<String> RESERVED_MOUNTS = Set.of(CONFIG_MOUNT, KUBECTL_MOUNT);
   public static final Set<String> RESERVED_INIT_CONTAINERS = Set.of(KUBECTL_DELIVERY, SIDECAR);
 

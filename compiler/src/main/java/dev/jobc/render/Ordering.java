@@ -26,11 +26,55 @@ public final class Ordering {
   public static final Comparator<OutputObject> ORDER =
       Comparator.comparingInt((OutputObject o) -> rank(o.kind()))
           .thenComparing(OutputObject::kind)
-          .thenComparing(OutputObject::name)
+          .thenComparing(OutputObject::name, Ordering::natural)
           .thenComparing(OutputObject::namespace)
           .thenComparing(OutputObject::apiVersion);
 
   private Ordering() {}
+
+  /**
+   * Compares names with digit runs as numbers, so {@code pi-worker-2} comes before {@code
+   * pi-worker-10}; equal-valued runs fall back to plain comparison, keeping the order total.
+   */
+  static int natural(String a, String b) {
+    int i = 0;
+    int j = 0;
+    while (i < a.length() && j < b.length()) {
+      char x = a.charAt(i);
+      char y = b.charAt(j);
+      if (isDigit(x) && isDigit(y)) {
+        int si = i;
+        int sj = j;
+        while (i < a.length() && isDigit(a.charAt(i))) {
+          i++;
+        }
+        while (j < b.length() && isDigit(b.charAt(j))) {
+          j++;
+        }
+        String na = a.substring(si, i).replaceFirst("^0+(?=.)", "");
+        String nb = b.substring(sj, j).replaceFirst("^0+(?=.)", "");
+        int c =
+            na.length() != nb.length()
+                ? Integer.compare(na.length(), nb.length())
+                : na.compareTo(nb);
+        if (c != 0) {
+          return c;
+        }
+      } else {
+        if (x != y) {
+          return Character.compare(x, y);
+        }
+        i++;
+        j++;
+      }
+    }
+    int c = Integer.compare(a.length() - i, b.length() - j);
+    return c != 0 ? c : a.compareTo(b);
+  }
+
+  private static boolean isDigit(char c) {
+    return c >= '0' && c <= '9';
+  }
 
   static int rank(String kind) {
     int i = KIND_ORDER.indexOf(kind);

@@ -14,6 +14,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Suggestions;
 import dev.jobc.load.Document;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -49,6 +49,7 @@ public final class SchemaValidator {
   /** Every schema file jobc ships; each names its apiVersion and kind in {@code const}s. */
   static final List<String> FILES =
       List.of(
+          "dgljob.qihoo.net-v1alpha1.schema.json",
           "mpijob.kubeflow.org-v1alpha1.schema.json",
           "mpijob.kubeflow.org-v1alpha2.schema.json",
           "mpijob.kubeflow.org-v1.schema.json",
@@ -57,7 +58,7 @@ public final class SchemaValidator {
   private static final String QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
   /** Kinds by the lower-case prefix of their schema file names. */
-  private static final Map<String, String> KINDS = Map.of("mpijob", "MPIJob");
+  private static final Map<String, String> KINDS = Map.of("mpijob", "MPIJob", "dgljob", "DGLJob");
 
   /** One compiled schema and what it was made from. */
   private record Entry(String apiVersion, String kind, String text, JsonNode root, Schema schema) {}
@@ -237,6 +238,11 @@ public final class SchemaValidator {
   private static Diagnostic diagnose(
       Document doc, Entry entry, Error error, Set<String> alternativesSeen) {
     String keyword = error.getKeyword();
+    if (error.getInstanceNode() != null && error.getInstanceNode().isNull()) {
+      // kubectl and the API server read an explicit null ("securityContext:" with no value) as
+      // "not set"; so does jobc. Required fields left null are still reported as required.
+      return null;
+    }
     String file = doc.source().name();
     String instance = pointer(error.getInstanceLocation());
     List<Object> fragment = elements(error.getSchemaLocation().getFragment());
@@ -390,49 +396,9 @@ public final class SchemaValidator {
    * name, and fewer edits than either word has letters (so "foo" never becomes "os").
    */
   static String suggestion(String name, JsonNode knownProperties) {
-    String best = null;
-    int bestDistance = Integer.MAX_VALUE;
-    for (Iterator<String> it = knownProperties.fieldNames(); it.hasNext(); ) {
-      String candidate = it.next();
-      int d = distance(name, candidate);
-      if (d < bestDistance || (d == bestDistance && candidate.compareTo(best) < 0)) {
-        best = candidate;
-        bestDistance = d;
-      }
-    }
-    if (best == null) {
-      return null;
-    }
-    boolean close = bestDistance <= 2 || bestDistance <= name.length() / 3;
-    boolean meaningful = bestDistance < Math.min(name.length(), best.length());
-    return close && meaningful ? best : null;
-  }
-
-  /** Optimal-string-alignment distance: insertions, deletions, substitutions, transpositions. */
-  static int distance(String a, String b) {
-    int n = a.length();
-    int m = b.length();
-    int[][] d = new int[n + 1][m + 1];
-    for (int i = 0; i <= n; i++) {
-      d[i][0] = i;
-    }
-    for (int j = 0; j <= m; j++) {
-      d[0][j] = j;
-    }
-    for (int i = 1; i <= n; i++) {
-      for (int j = 1; j <= m; j++) {
-        int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-        int best = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-        if (i > 1
-            && j > 1
-            && a.charAt(i - 1) == b.charAt(j - 2)
-            && a.charAt(i - 2) == b.charAt(j - 1)) {
-          best = Math.min(best, d[i - 2][j - 2] + 1);
-        }
-        d[i][j] = best;
-      }
-    }
-    return d[n][m];
+    List<String> known = new ArrayList<>();
+    knownProperties.fieldNames().forEachRemaining(known::add);
+    return Suggestions.closest(name, known);
   }
 
   // ----- paths ------------------------------------------------------------------------------

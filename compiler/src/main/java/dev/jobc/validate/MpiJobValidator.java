@@ -3,10 +3,14 @@ package dev.jobc.validate;
 import static dev.jobc.diag.Finding.error;
 
 import dev.jobc.CompileOptions;
+import dev.jobc.CompileOptions.Transport;
+import dev.jobc.CompileOptions.WorkerKind;
 import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJob;
 import dev.jobc.api.MpiJobModel;
+import dev.jobc.api.MpiPaths;
 import dev.jobc.api.ReplicaSpec;
+import dev.jobc.defaults.JobAnnotations;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
@@ -21,17 +25,17 @@ import java.util.stream.Collectors;
 
 /**
  * Validates a defaulted MPIJob. Ports mpi-operator's {@code validation.ValidateMPIJob} (v2beta1:
- * same field paths, same error types) and adds what upstream forgot or only found out at run time:
- * {@code slotsPerWorker: 0}, a Worker without {@code replicas}, names that break the StatefulSet's
- * label limit, names jobc itself needs, and jobs too large for one ConfigMap.
+ * same field paths, same error types, applied to every version with its own spelling) and adds what
+ * upstream forgot or only found out at run time: {@code slotsPerWorker: 0}, a Worker without {@code
+ * replicas}, names that break the StatefulSet's label limit, names jobc itself needs, jobs too
+ * large for one ConfigMap or Role, and settings that need something jobc cannot generate.
  */
 public final class MpiJobValidator {
   static final FieldPath NAME = FieldPath.of("metadata", "name");
-  static final FieldPath SPEC = FieldPath.of("spec");
-  static final FieldPath REPLICA_SPECS = SPEC.child("mpiReplicaSpecs");
+  static final FieldPath SPEC = MpiPaths.SPEC;
 
-  /** Kubernetes rejects ConfigMaps whose data exceeds 1 MiB (etcd object limit headroom). */
-  public static final long CONFIG_MAP_LIMIT = 1024 * 1024;
+  /** Kubernetes rejects objects over about 1.5 MiB (etcd); jobc stops at 1 MiB of names. */
+  public static final long OBJECT_LIMIT = 1024 * 1024;
 
   /**
    * The StatefulSet controller labels each pod {@code controller-revision-hash: <set name>-<hash of
@@ -42,13 +46,14 @@ public final class MpiJobValidator {
 
   private MpiJobValidator() {}
 
-  public static List<Finding> validate(MpiJobModel job, CompileOptions options) {
-    String clusterDomain = options.clusterDomain();
-    List<Finding> out = new ArrayList<>();
+  public static List<Finding> validate(MpiJobModel job) {
+    List<Finding> out = new ArrayList<>(job.findings());
     validateMetadata(job, out);
     validateSpec(job, out);
-    validateReplicaSpecs(job, clusterDomain, out);
-    warnAboutSshd(job, options, out);
+    validateReplicaSpecs(job, out);
+    validateTransport(job, out);
+    warnAboutSshd(job, out);
+    GangValidator.validate(job, out);
     return out;
   }
 
@@ -64,7 +69,7 @@ public final class MpiJobValidator {
     } else {
       // mpi-operator validates the longest pod host name, <name>-worker-<n-1>; it covers
       // <name>-launcher and the Service <name> too.
-      String host = Naming.workerPod(name, Math.max(job.workerReplicas(), 1) - 1);
+      String host = Naming.workerPod(name, Math.max(job.maxWorkers(), 1) - 1);
       List<String> problems = Dns.dns1035Label(host);
       if (!problems.isEmpty()) {
         out.add(
@@ -77,7 +82,8 @@ public final class MpiJobValidator {
                     + host
                     + "\": "
                     + String.join("; ", problems)));
-      } else if (Naming.workerSet(name).length() > STATEFUL_SET_NAME_MAX) {
+      } else if (job.options().workers() == WorkerKind.STATEFUL_SET
+          && Naming.workerSet(name).length() > STATEFUL_SET_NAME_MAX) {
         out.add(
             error(
                 Code.INVALID,
@@ -93,7 +99,7 @@ public final class MpiJobValidator {
                     + " (the controller-revision-hash label must fit 63); shorten the name to at"
                     + " most "
                     + (STATEFUL_SET_NAME_MAX - Naming.WORKER_SUFFIX.length())
-                    + " characters"));
+                    + " characters or use --workers pods"));
       }
     }
     FieldPath nsPath = FieldPath.of("metadata", "namespace");
@@ -117,21 +123,26 @@ public final class MpiJobValidator {
   }
 
   private static void validateSpec(MpiJobModel job, List<Finding> out) {
-    boolean v2 = job.era() == MpiEra.V2BETA1;
-    FieldPath runPolicy = SPEC.child("runPolicy");
+    MpiPaths paths = job.paths();
+    FieldPath runPolicy = MpiPaths.RUN_POLICY;
     if (job.slotsPerWorker() != null && job.slotsPerWorker() < 1) {
       // Upstream accepts 0 and writes "slots=0", which MPI rejects at run time.
       out.add(atLeast(SPEC.child("slotsPerWorker"), job.slotsPerWorker(), 1));
     }
-    oneOf(
-        v2 ? runPolicy.child("cleanPodPolicy") : SPEC.child("cleanPodPolicy"),
-        job.cleanPodPolicy(),
-        List.of("All", "None", "Running"),
-        out);
-    nonNegative(runPolicy.child("ttlSecondsAfterFinished"), job.ttlSecondsAfterFinished(), out);
-    nonNegative(runPolicy.child("activeDeadlineSeconds"), job.activeDeadlineSeconds(), out);
-    nonNegative(runPolicy.child("backoffLimit"), job.backoffLimit(), out);
-    if (v2) {
+    oneOf(paths.cleanPodPolicy(), job.cleanPodPolicy(), List.of("All", "None", "Running"), out);
+    nonNegative(paths.ttlSecondsAfterFinished(), job.ttlSecondsAfterFinished(), out);
+    nonNegative(paths.activeDeadlineSeconds(), job.activeDeadlineSeconds(), out);
+    nonNegative(paths.backoffLimit(), job.backoffLimit(), out);
+    if (!List.of("OpenMPI", "Intel", "MPICH").contains(job.implementation())) {
+      oneOf(
+          paths.implementation(),
+          job.implementation(),
+          job.era() == MpiEra.V1ALPHA2
+              ? List.of("IntelMPI", "MPICH", "OpenMPI")
+              : List.of("Intel", "MPICH", "OpenMPI"),
+          out);
+    }
+    if (job.era() == MpiEra.V2BETA1) {
       if (job.managedBy() != null) {
         oneOf(
             runPolicy.child("managedBy"),
@@ -140,71 +151,10 @@ public final class MpiJobValidator {
             out);
       }
       oneOf(
-          SPEC.child("mpiImplementation"),
-          job.implementation(),
-          List.of("Intel", "MPICH", "OpenMPI"),
-          out);
-      oneOf(
           SPEC.child("launcherCreationPolicy"),
           job.launcherCreationPolicy(),
           List.of("AtStartup", "WaitForWorkersReady"),
           out);
-      if (job.runLauncherAsWorker()) {
-        out.add(
-            error(
-                Code.NOT_SUPPORTED,
-                SPEC.child("runLauncherAsWorker"),
-                "Unsupported value: true: not supported by this version of jobc"));
-      }
-    }
-    if (job.schedulingPolicy() != null) {
-      out.add(
-          error(
-              Code.NOT_SUPPORTED,
-              runPolicy.child("schedulingPolicy"),
-              "gang scheduling is not supported by this version of jobc"));
-    }
-  }
-
-  private static void validateReplicaSpecs(
-      MpiJobModel job, String clusterDomain, List<Finding> out) {
-    if (job.replicaSpecs() == null) {
-      out.add(error(Code.REQUIRED, REPLICA_SPECS, "Required value: must have replica specs"));
-      return;
-    }
-    ReplicaSpec launcher = job.launcher();
-    if (launcher == null) {
-      out.add(
-          error(
-              Code.REQUIRED,
-              REPLICA_SPECS.key(MpiJob.LAUNCHER),
-              "Required value: must have Launcher replica spec"));
-    } else {
-      FieldPath p = REPLICA_SPECS.key(MpiJob.LAUNCHER);
-      if (!Objects.equals(launcher.replicas(), 1)) {
-        out.add(
-            error(
-                Code.INVALID,
-                p.child("replicas"),
-                "Invalid value: " + launcher.replicas() + ": must be 1"));
-      }
-      validateReplica(job, MpiJob.LAUNCHER, launcher, out);
-    }
-    ReplicaSpec worker = job.worker();
-    if (worker != null) {
-      FieldPath p = REPLICA_SPECS.key(MpiJob.WORKER);
-      if (worker.replicas() == null) {
-        // Upstream defaults a missing count to 0 and then says "must be greater than or equal
-        // to 1"; say what is actually wrong.
-        out.add(
-            error(
-                Code.REQUIRED,
-                p.child("replicas"),
-                "Required value: must define number of replicas"));
-      } else if (worker.replicas() < 1) {
-        out.add(atLeast(p.child("replicas"), worker.replicas(), 1));
-      }
-      validateReplica(job, MpiJob.WORKER, worker, out);
     }
     if (job.mainContainer() != null && !Dns.dns1123Label(job.mainContainer()).isEmpty()) {
       out.add(
@@ -215,7 +165,59 @@ public final class MpiJobValidator {
                   + job.mainContainer()
                   + "\": "
                   + String.join("; ", Dns.dns1123Label(job.mainContainer()))));
-    } else if (job.mainContainer() != null && worker != null && containers(worker) != null) {
+    }
+  }
+
+  private static void validateReplicaSpecs(MpiJobModel job, List<Finding> out) {
+    MpiPaths paths = job.paths();
+    if (job.replicaSpecs() == null) {
+      if (job.era() == MpiEra.V1ALPHA1) {
+        out.add(
+            error(Code.REQUIRED, SPEC.child("template"), "Required value: must have a template"));
+      } else {
+        out.add(
+            error(
+                Code.REQUIRED, MpiPaths.REPLICA_SPECS, "Required value: must have replica specs"));
+      }
+      return;
+    }
+    ReplicaSpec launcher = job.launcher();
+    if (launcher == null) {
+      out.add(
+          error(
+              Code.REQUIRED, paths.launcher(), "Required value: must have Launcher replica spec"));
+    } else {
+      if (!Objects.equals(launcher.replicas(), 1)) {
+        out.add(
+            error(
+                Code.INVALID,
+                paths.launcher().child("replicas"),
+                "Invalid value: " + launcher.replicas() + ": must be 1"));
+      }
+      validateReplica(job, MpiJob.LAUNCHER, launcher, out);
+    }
+    ReplicaSpec worker = job.worker();
+    if (worker != null) {
+      FieldPath p = paths.worker();
+      if (worker.replicas() == null) {
+        // Upstream defaults a missing count to 0 and then says "must be greater than or equal
+        // to 1"; say what is actually wrong. (v1alpha1 reports its packing error instead.)
+        if (job.era() != MpiEra.V1ALPHA1) {
+          out.add(
+              error(
+                  Code.REQUIRED,
+                  p.child("replicas"),
+                  "Required value: must define number of replicas"));
+        }
+      } else if (worker.replicas() < 1) {
+        out.add(atLeast(p.child("replicas"), worker.replicas(), 1));
+      }
+      // v1alpha1 shares one template between the roles: report its problems once.
+      if (job.era() != MpiEra.V1ALPHA1) {
+        validateReplica(job, MpiJob.WORKER, worker, out);
+      }
+    }
+    if (job.mainContainer() != null && worker != null && containers(worker) != null) {
       boolean found =
           containers(worker).stream().anyMatch(c -> job.mainContainer().equals(c.getName()));
       if (!found) {
@@ -232,17 +234,20 @@ public final class MpiJobValidator {
                     + ")"));
       }
     }
-    validateConfigMapSize(job, clusterDomain, out);
+    validateElastic(job, out);
+    validateSizes(job, out);
   }
 
   private static void validateReplica(
       MpiJobModel job, String type, ReplicaSpec spec, List<Finding> out) {
-    FieldPath p = REPLICA_SPECS.key(type);
+    FieldPath p = job.paths().replica(type);
     List<String> restart =
         job.era() == MpiEra.V2BETA1 || MpiJob.LAUNCHER.equals(type)
             ? List.of("Never", "OnFailure")
             : List.of("Always", "ExitCode", "Never", "OnFailure");
-    oneOf(p.child("restartPolicy"), spec.restartPolicy(), restart, out);
+    if (job.era() != MpiEra.V1ALPHA1) {
+      oneOf(p.child("restartPolicy"), spec.restartPolicy(), restart, out);
+    }
     List<Container> containers = containers(spec);
     FieldPath podSpec = p.child("template").child("spec");
     if (containers == null || containers.isEmpty()) {
@@ -281,8 +286,11 @@ public final class MpiJobValidator {
       }
     }
     String templateRestart = pod.getRestartPolicy();
-    if (templateRestart != null && !templateRestart.isEmpty()) {
-      String effective = MpiJob.WORKER.equals(type) ? "Always" : spec.restartPolicy();
+    if (job.era() != MpiEra.V1ALPHA1 && templateRestart != null && !templateRestart.isEmpty()) {
+      String effective =
+          MpiJob.WORKER.equals(type) && job.options().workers() == WorkerKind.STATEFUL_SET
+              ? "Always"
+              : spec.restartPolicy();
       if (!templateRestart.equals(effective)) {
         // mpi-operator overrides it too, with a Warning event; say so at compile time.
         out.add(
@@ -293,7 +301,7 @@ public final class MpiJobValidator {
                     + "\" is replaced by \""
                     + effective
                     + "\""
-                    + (MpiJob.WORKER.equals(type)
+                    + ("Always".equals(effective) && MpiJob.WORKER.equals(type)
                         ? " (worker pods belong to a StatefulSet, which requires Always)"
                         : " from " + p.child("restartPolicy"))));
       }
@@ -318,14 +326,113 @@ public final class MpiJobValidator {
     }
   }
 
+  /** {@code jobc.dev/max-replicas}: how far the worker StatefulSet may be scaled at run time. */
+  private static void validateElastic(MpiJobModel job, List<Finding> out) {
+    if (job.maxReplicas() == null) {
+      return;
+    }
+    FieldPath path = FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS);
+    if (job.worker() == null) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              path,
+              "Forbidden: a job without a Worker replica spec has no workers to scale"));
+    } else if (job.options().workers() == WorkerKind.PODS) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              path,
+              "Forbidden: scaling at run time needs StatefulSet workers; bare Pods"
+                  + " (--workers pods) are fixed at render time"));
+    } else if (job.maxReplicas() < job.workerReplicas()) {
+      out.add(
+          error(
+              Code.INVALID,
+              path,
+              "Invalid value: \""
+                  + job.maxReplicas()
+                  + "\": must be at least the initial worker replicas ("
+                  + job.workerReplicas()
+                  + ")"));
+    }
+  }
+
+  /**
+   * The hostfile and discover_hosts.sh grow by one line per worker, the Role by one name per worker
+   * it may exec into; estimate their size with arithmetic (never by rendering a billion lines) and
+   * stop before Kubernetes would.
+   */
+  private static void validateSizes(MpiJobModel job, List<Finding> out) {
+    String name = job.name();
+    if (name == null || job.namespace() == null) {
+      return;
+    }
+    long workers = job.workerReplicas();
+    if (workers > 0) {
+      String last = Naming.workerPod(name, (int) Math.min(workers - 1, Integer.MAX_VALUE));
+      // A hostfile line ("<host> slots=N") and an echo line per worker; the last worker's host
+      // name is the longest. 4 KiB covers kubexec.sh.
+      long host = Naming.fqdn(last, name, job.namespace(), job.options().clusterDomain()).length();
+      long estimate = workers * (2 * host + 24) + 4096;
+      if (estimate > OBJECT_LIMIT) {
+        out.add(
+            error(
+                Code.INVALID,
+                job.paths().worker().child("replicas"),
+                "Invalid value: "
+                    + workers
+                    + ": the ConfigMap "
+                    + Naming.configMap(name)
+                    + " would list every worker and outgrow Kubernetes' 1 MiB object limit"
+                    + " (about "
+                    + estimate / 1024
+                    + " KiB)"));
+        return;
+      }
+    }
+    long max = job.maxWorkers();
+    if (max > workers) {
+      long estimate = max * (Naming.workerPod(name, (int) max - 1).length() + 4L) + 4096;
+      if (estimate > OBJECT_LIMIT) {
+        out.add(
+            error(
+                Code.INVALID,
+                FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS),
+                "Invalid value: \""
+                    + max
+                    + "\": the Role "
+                    + Naming.launcher(name)
+                    + " would name every worker and outgrow Kubernetes' 1 MiB object limit"));
+      }
+    }
+  }
+
+  /** SSH needs keys, and jobc never generates key material: they must come from a Secret. */
+  private static void validateTransport(MpiJobModel job, List<Finding> out) {
+    CompileOptions options = job.options();
+    if (options.transport() == Transport.SSH && options.sshSecret() == null) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              FieldPath.of("metadata", "annotations").key(JobAnnotations.SSH_SECRET),
+              "Required value: the ssh transport mounts the keys of an existing Secret (type"
+                  + " kubernetes.io/ssh-auth, keys ssh-privatekey and ssh-publickey); name it"
+                  + " with --ssh-secret NAME or the annotation jobc.dev/ssh-secret. jobc never"
+                  + " generates keys: create the Secret with Sealed Secrets or External Secrets"
+                  + " (README, \"SSH transport\")"));
+    }
+  }
+
   /**
    * mpi-operator v2beta1 images start {@code sshd} on workers, keyed by the Secret the operator
    * generated. Under the kubexec transport nothing provides those keys, and sshd may refuse to
    * start; the user should know before the pods crash-loop.
    */
-  private static void warnAboutSshd(MpiJobModel job, CompileOptions options, List<Finding> out) {
+  private static void warnAboutSshd(MpiJobModel job, List<Finding> out) {
     ReplicaSpec worker = job.worker();
-    if (options.transport() != CompileOptions.Transport.KUBEXEC
+    if (job.options().transport() != Transport.KUBEXEC
+        || job.era() == MpiEra.V1ALPHA1
         || worker == null
         || containers(worker) == null
         || containers(worker).isEmpty()) {
@@ -335,8 +442,8 @@ public final class MpiJobValidator {
     if (command != null && !command.isEmpty() && command.get(0).endsWith("sshd")) {
       out.add(
           Finding.warning(
-              REPLICA_SPECS
-                  .key(MpiJob.WORKER)
+              job.paths()
+                  .worker()
                   .child("template")
                   .child("spec")
                   .child("containers")
@@ -344,40 +451,8 @@ public final class MpiJobValidator {
                   .child("command"),
               "workers run sshd, but the kubexec transport reaches them with kubectl exec, and"
                   + " jobc never generates the SSH key Secret mpi-operator mounts for sshd; drop"
-                  + " command and args (workers then run \"sleep 365d\") unless the image starts"
-                  + " sshd without that Secret"));
-    }
-  }
-
-  /**
-   * The hostfile and discover_hosts.sh grow by one line per worker; estimate their size with
-   * arithmetic (never by rendering a billion lines) and stop before Kubernetes would.
-   */
-  private static void validateConfigMapSize(
-      MpiJobModel job, String clusterDomain, List<Finding> out) {
-    String name = job.name();
-    if (name == null || job.namespace() == null || job.workerReplicas() <= 0) {
-      return;
-    }
-    long workers = job.workerReplicas();
-    String last = Naming.workerPod(name, (int) (workers - 1));
-    // Each worker has a hostfile line ("<host> slots=N") and an echo line; the last worker's host
-    // name is the longest. 4 KiB covers kubexec.sh.
-    long host = Naming.fqdn(last, name, job.namespace(), clusterDomain).length();
-    long estimate = workers * (2 * host + 24) + 4096;
-    if (estimate > CONFIG_MAP_LIMIT) {
-      out.add(
-          error(
-              Code.INVALID,
-              REPLICA_SPECS.key(MpiJob.WORKER).child("replicas"),
-              "Invalid value: "
-                  + workers
-                  + ": the ConfigMap "
-                  + Naming.configMap(name)
-                  + " would list every worker and outgrow Kubernetes' 1 MiB object limit"
-                  + " (about "
-                  + estimate / 1024
-                  + " KiB)"));
+                  + " command and args (workers then run \"sleep 365d\"), or use --transport ssh"
+                  + " with an existing Secret"));
     }
   }
 

@@ -138,9 +138,12 @@ class SchemaFilesAreCurrentTest {
           .containsExactlyInAnyOrder("apiVersion", "kind", "metadata", "spec", "status");
       assertThat(schema.get("required").toString())
           .isEqualTo("[\"apiVersion\",\"kind\",\"metadata\"]");
-      assertThat(schema.at("/properties/kind/const").asText()).isEqualTo("MPIJob");
+      // <kind>.<group>-<version>.schema.json
+      String kind = name.substring(0, name.indexOf('.'));
+      String group = name.substring(name.indexOf('.') + 1, name.lastIndexOf('-'));
+      assertThat(schema.at("/properties/kind/const").asText()).isEqualToIgnoringCase(kind);
       assertThat(schema.at("/properties/apiVersion/const").asText())
-          .isEqualTo("kubeflow.org/" + name.replaceAll(".*-(v[0-9a-z]+)\\.schema\\.json", "$1"));
+          .isEqualTo(group + "/" + name.replaceAll(".*-(v[0-9a-z]+)\\.schema\\.json", "$1"));
       assertClosed(name, "", schema);
     }
   }

@@ -13,6 +13,7 @@ import dev.jobc.Source;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Suggestions;
 import dev.jobc.load.Document;
 import dev.jobc.load.SourceIndex;
 import java.io.IOException;
@@ -202,11 +203,15 @@ class SchemaValidatorTest {
                 Code.SCHEMA,
                 "spec.runPolicy.activeDeadlineSeconds",
                 "must be at most 9223372036854775807"),
-            tuple(Code.SCHEMA, "spec.runPolicy.backoffLimit", "must be an integer, not a number"),
-            tuple(
-                Code.SCHEMA,
-                WORKER_PATH + ".template.spec.containers[0].securityContext",
-                "must be a map, not null"));
+            tuple(Code.SCHEMA, "spec.runPolicy.backoffLimit", "must be an integer, not a number"));
+  }
+
+  @Test
+  void explicitNullMeansNotSetAsInKubectl() {
+    ObjectNode job = pi();
+    container(job, "Worker").putNull("securityContext");
+    container(job, "Worker").putNull("resources");
+    assertThat(validate(job)).isEmpty();
   }
 
   @Test
@@ -381,9 +386,9 @@ class SchemaValidatorTest {
 
   @Test
   void distanceCountsTranspositionsAsOneEdit() {
-    assertThat(SchemaValidator.distance("contianers", "containers")).isEqualTo(1);
-    assertThat(SchemaValidator.distance("", "abc")).isEqualTo(3);
-    assertThat(SchemaValidator.distance("kitten", "sitting")).isEqualTo(3);
+    assertThat(Suggestions.distance("contianers", "containers")).isEqualTo(1);
+    assertThat(Suggestions.distance("", "abc")).isEqualTo(3);
+    assertThat(Suggestions.distance("kitten", "sitting")).isEqualTo(3);
   }
 
   // ----- helpers ----------------------------------------------------------------------------

@@ -155,7 +155,7 @@ class MpiJobValidatorTest {
   @ParameterizedTest
   @MethodSource("cases")
   void reportsTheUpstreamFieldPaths(String yaml, List<?> expected) throws Exception {
-    List<Finding> findings = MpiJobValidator.validate(model(yaml), CompileOptions.defaults());
+    List<Finding> findings = MpiJobValidator.validate(model(yaml));
     assertThat(findings)
         .filteredOn(Finding::isError)
         .extracting(Finding::code, f -> f.path().toString())
@@ -173,6 +173,6 @@ class MpiJobValidatorTest {
   static MpiJobModel model(String yaml) throws Exception {
     JsonNode tree = new YAMLMapper().readTree(yaml);
     MpiJob job = ObjectTrees.bind(tree, MpiJob.class);
-    return MpiJobDefaults.apply(job, MpiEra.V2BETA1, null);
+    return MpiJobDefaults.apply(job, MpiEra.V2BETA1, CompileOptions.defaults());
   }
 }

@@ -42,6 +42,7 @@ final class LauncherSidecar {
       MpiEra era,
       int slots,
       String clusterDomain,
+      String launcherHost,
       int readyWorkers,
       String workerSet,
       String cleanPodPolicy,
@@ -115,7 +116,11 @@ final class LauncherSidecar {
         ready.put(index, p);
       }
     }
-    List<String> entries = new ArrayList<>(ready.size());
+    List<String> entries = new ArrayList<>(ready.size() + 1);
+    if (s.launcherHost() != null) {
+      // mpi-operator v2beta1 lists a launcher that runs ranks first, without checking it.
+      entries.add(s.launcherHost());
+    }
     for (int index : ready.keySet()) {
       entries.add(
           DiscoverHosts.entry(

@@ -58,6 +58,12 @@ final class RunCommand implements Callable<Integer> {
   String clusterDomain;
 
   @Option(
+      names = "--launcher-host",
+      paramLabel = "HOST",
+      description = "Echoed first, always: the launcher also runs ranks (runLauncherAsWorker).")
+  String launcherHost;
+
+  @Option(
       names = "--ready-workers",
       paramLabel = "N",
       description = "Create the ready file once N workers are Ready (default: 0).")
@@ -150,6 +156,7 @@ final class RunCommand implements Callable<Integer> {
         e,
         slots,
         clusterDomain,
+        launcherHost,
         readyWorkers,
         workerSet,
         cleanPodPolicy,

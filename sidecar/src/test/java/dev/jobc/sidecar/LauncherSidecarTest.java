@@ -101,6 +101,7 @@ class LauncherSidecarTest {
             MpiEra.V2BETA1,
             1,
             null,
+            null,
             readyWorkers,
             workerSet,
             policy,

@@ -11,4 +11,10 @@ while [ "${POD_NAME#-}" != "$POD_NAME" ]; do
   POD_NAME=$1
 done
 shift
+<#if launcher??>
+# The launcher runs ranks too (runLauncherAsWorker); its own are started here.
+if [ "${POD_NAME%%.*}" = [=shq(launcher)] ]; then
+  exec /bin/sh -c "$*"
+fi
+</#if>
 exec [=kubectl] exec "${POD_NAME%%.*}" <#if container??>--container [=shq(container)] </#if>-- /bin/sh -c "$*"

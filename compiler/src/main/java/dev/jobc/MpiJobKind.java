@@ -1,0 +1,116 @@
+package dev.jobc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobc.api.MpiEra;
+import dev.jobc.api.MpiJob;
+import dev.jobc.api.MpiJobModel;
+import dev.jobc.defaults.MpiJobDefaults;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.generate.GangScheduling;
+import dev.jobc.generate.HeadlessServiceGenerator;
+import dev.jobc.generate.LauncherJobGenerator;
+import dev.jobc.generate.LauncherRbacGenerator;
+import dev.jobc.generate.MpiConfigMapGenerator;
+import dev.jobc.generate.PodGroupGenerator;
+import dev.jobc.generate.WorkerPodsGenerator;
+import dev.jobc.generate.WorkerStatefulSetGenerator;
+import dev.jobc.plan.GangPlanner;
+import dev.jobc.plan.MpiJobPlan;
+import dev.jobc.plan.MpiJobPlanner;
+import dev.jobc.render.ObjectTrees;
+import dev.jobc.render.Templates;
+import dev.jobc.validate.MpiJobValidator;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Kubeflow MPIJob ({@code kubeflow.org}) through the pipeline. Immutable and thread-safe. */
+final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan> {
+  private static final String MULTIKUEUE = "kueue.x-k8s.io/multikueue";
+  private final LauncherRbacGenerator rbac = new LauncherRbacGenerator();
+  private final MpiConfigMapGenerator configMaps;
+  private final HeadlessServiceGenerator services = new HeadlessServiceGenerator();
+  private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
+  private final WorkerPodsGenerator workerPods = new WorkerPodsGenerator();
+  private final LauncherJobGenerator launchers = new LauncherJobGenerator();
+  private final PodGroupGenerator podGroups = new PodGroupGenerator();
+
+  MpiJobKind(Templates templates) {
+    this.configMaps = new MpiConfigMapGenerator(templates);
+  }
+
+  @Override
+  public String kind() {
+    return MpiJob.KIND;
+  }
+
+  @Override
+  public String group() {
+    return "kubeflow.org";
+  }
+
+  @Override
+  public List<String> apiVersions() {
+    return MpiEra.apiVersions();
+  }
+
+  @Override
+  public MpiJob bind(JsonNode root) {
+    return ObjectTrees.bind(root, MpiJob.class);
+  }
+
+  @Override
+  public MpiJobModel defaults(MpiJob job, CompileOptions options) {
+    MpiEra era = MpiEra.of(job.apiVersion()).orElseThrow();
+    return MpiJobDefaults.apply(job, era, options);
+  }
+
+  @Override
+  public Finding renderedElsewhere(MpiJobModel model) {
+    if (!MULTIKUEUE.equals(model.managedBy())) {
+      return null;
+    }
+    // MultiKueue dispatches the MPIJob itself to a worker cluster that runs mpi-operator;
+    // rendering it here would run the job twice. It passes through as written.
+    return Finding.warning(
+        FieldPath.of("spec", "runPolicy", "managedBy"),
+        "passed through unrendered: MultiKueue dispatches this MPIJob to a worker"
+            + " cluster running mpi-operator");
+  }
+
+  @Override
+  public List<Finding> validate(MpiJobModel model, CompileOptions options) {
+    return MpiJobValidator.validate(model);
+  }
+
+  @Override
+  public MpiJobPlan plan(MpiJobModel model, CompileOptions options) {
+    return MpiJobPlanner.plan(model);
+  }
+
+  @Override
+  public List<HasMetadata> generate(MpiJobPlan plan) {
+    // kubexec execs into workers; with ssh (mpi-operator v2beta1 creates no RBAC) the launcher's
+    // jobc-sidecar still watches pods, releases the workers and records events.
+    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
+    out.add(configMaps.generate(plan));
+    out.add(services.generate(plan));
+    if (plan.workers() > 0) {
+      if (plan.podWorkers()) {
+        out.addAll(workerPods.generate(plan));
+      } else {
+        out.add(workers.generate(plan));
+      }
+    }
+    out.add(launchers.generate(plan));
+    // Gang scheduling decorates whatever carries pods, then adds the PodGroup.
+    GangPlanner.plan(plan.job())
+        .ifPresent(
+            gang -> {
+              GangScheduling.decorate(gang, plan.name(), out);
+              out.add(podGroups.generate(plan, gang));
+            });
+    return out;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.jobc.generate;
+
+import dev.jobc.plan.DglJobPlan;
+import dev.jobc.plan.DglLabels;
+import dev.jobc.plan.MpiLabels;
+import dev.jobc.plan.Naming;
+import io.fabric8.kubernetes.api.model.Service;
+
+/**
+ * Headless Service {@code <job>} selecting every pod of the DGLJob, which gives launcher,
+ * partitioner and workers the {@code <pod>.<job>.<ns>.svc} names the ConfigMap lists. It replaces
+ * dgl-operator's one Service per worker ({@code buildServiceForWorker}), whose port list a headless
+ * Service does not need.
+ */
+public final class DglServiceGenerator {
+
+  public Service generate(DglJobPlan plan) {
+    return HeadlessServiceGenerator.service(
+        Naming.service(plan.name()),
+        plan.namespace(),
+        MpiLabels.objectLabels(plan.name()),
+        DglLabels.jobSelector(plan.name()),
+        false);
+  }
+}

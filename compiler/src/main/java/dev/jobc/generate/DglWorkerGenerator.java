@@ -1,0 +1,109 @@
+package dev.jobc.generate;
+
+import static dev.jobc.generate.DglPodParts.env;
+import static dev.jobc.generate.DglPodParts.isEmpty;
+import static dev.jobc.generate.DglPodParts.mount;
+import static dev.jobc.generate.DglPodParts.orEmpty;
+
+import dev.jobc.CompileOptions.WorkerKind;
+import dev.jobc.api.DglJob;
+import dev.jobc.plan.DglJobPlan;
+import dev.jobc.plan.DglLabels;
+import dev.jobc.plan.DglNaming;
+import dev.jobc.plan.MpiLabels;
+import dev.jobc.plan.Naming;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The DGL workers: by default a StatefulSet {@code <job>-worker} under the job's headless Service,
+ * or with {@code --workers pods} bare Pods {@code <job>-worker-<i>} as dgl-operator creates them.
+ * Each pod is dgl-operator's {@code buildWorkerOrPartitionerPod} for a Worker: {@code sleep 365d}
+ * when the container has no command (and, unlike upstream, no args either), {@code
+ * DGL_OPERATOR_ENV=1}, {@code /dev/shm} and the config at {@code /etc/dgl}, and the operator's 20
+ * ports 30050-30069 only when the user declared none (upstream replaces the user's ports).
+ */
+public final class DglWorkerGenerator {
+
+  public List<HasMetadata> generate(DglJobPlan plan) {
+    if (plan.workerKind() == WorkerKind.PODS) {
+      List<HasMetadata> pods = new ArrayList<>(plan.workers());
+      for (String pod : plan.workerPods()) {
+        PodTemplateSpec template = template(plan, pod);
+        PodSpec spec = template.getSpec();
+        // A bare pod gets its DNS name <pod>.<job>.<ns>.svc from hostname + subdomain.
+        spec.setHostname(pod);
+        spec.setSubdomain(Naming.service(plan.name()));
+        spec.setRestartPolicy("Never");
+        pods.add(new PodBuilder().withMetadata(template.getMetadata()).withSpec(spec).build());
+      }
+      return pods;
+    }
+    PodTemplateSpec template = template(plan, null);
+    template.getMetadata().setName(null);
+    template.getMetadata().setNamespace(null);
+    // StatefulSets accept only restartPolicy Always; the controller recreates a lost worker.
+    template.getSpec().setRestartPolicy("Always");
+    return List.of(
+        new StatefulSetBuilder()
+            .withMetadata(
+                Metadata.of(
+                    Naming.workerSet(plan.name()),
+                    plan.namespace(),
+                    MpiLabels.objectLabels(plan.name())))
+            .withNewSpec()
+            .withReplicas(plan.workers())
+            .withServiceName(Naming.service(plan.name()))
+            .withPodManagementPolicy("Parallel")
+            .withNewSelector()
+            .withMatchLabels(DglLabels.typeSelector(plan.name(), DglJob.WORKER))
+            .endSelector()
+            .withTemplate(template)
+            .endSpec()
+            .build());
+  }
+
+  /** The worker pod for {@code pod}, or the StatefulSet's template when it is {@code null}. */
+  private static PodTemplateSpec template(DglJobPlan plan, String pod) {
+    PodTemplateSpec template = PodTemplates.copy(plan.job().worker().template());
+    PodSpec spec = template.getSpec();
+    PodTemplates.dnsForHostNetwork(spec);
+
+    List<Container> containers = new ArrayList<>(spec.getContainers());
+    Container original = containers.get(0);
+    ContainerBuilder main = new ContainerBuilder(original);
+    if (isEmpty(original.getCommand()) && isEmpty(original.getArgs())) {
+      main.withCommand("sleep").withArgs("365d");
+    }
+    main.addToEnv(env(DglPodParts.KUBE_ENV, "1"));
+    if (plan.portBlock()) {
+      main.withPorts(DglPodParts.portBlock());
+    }
+    main.addToVolumeMounts(
+        mount(DglNaming.SHM_VOLUME, DglNaming.SHM_MOUNT),
+        mount(DglNaming.CONFIG_VOLUME, DglNaming.CONFIG_MOUNT));
+    containers.set(0, main.build());
+    spec.setContainers(containers);
+
+    List<io.fabric8.kubernetes.api.model.Volume> volumes = orEmpty(spec.getVolumes());
+    volumes.add(DglPodParts.shm(plan));
+    volumes.add(DglPodParts.fullConfig(plan));
+    spec.setVolumes(volumes);
+
+    template.setMetadata(
+        DglPodParts.podMeta(
+            template,
+            pod,
+            pod == null ? null : plan.namespace(),
+            DglLabels.podLabels(plan.name(), DglJob.WORKER, pod),
+            DglLabels.podAnnotations(DglJob.WORKER)));
+    return template;
+  }
+}
