@@ -91,8 +91,9 @@ final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan> {
 
   @Override
   public List<HasMetadata> generate(MpiJobPlan plan) {
-    // ssh needs no RBAC (mpi-operator v2beta1 creates none); kubexec execs into workers.
-    List<HasMetadata> out = new ArrayList<>(plan.ssh() ? List.of() : rbac.generate(plan));
+    // kubexec execs into workers; with ssh (mpi-operator v2beta1 creates no RBAC) the launcher's
+    // jobc-sidecar still watches pods, releases the workers and records events.
+    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
     out.add(configMaps.generate(plan));
     out.add(services.generate(plan));
     if (plan.workers() > 0) {

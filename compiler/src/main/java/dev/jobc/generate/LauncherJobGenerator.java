@@ -10,6 +10,8 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
@@ -23,8 +25,11 @@ import java.util.List;
  * under the job's Service, the MPI environment of the chosen implementation and transport (after
  * the user's, as upstream orders it), and the config volume. With kubexec it also runs as the
  * launcher ServiceAccount and gets an init container that copies kubectl for {@code kubexec.sh}
- * (mpi-operator's kubectl-delivery); with ssh it mounts the keys instead. {@code runPolicy} maps
- * onto the Job as in mpi-operator v2beta1.
+ * (mpi-operator's kubectl-delivery); with ssh it mounts the keys instead. Either way the {@code
+ * jobc-sidecar} native sidecar gates the main container until the workers are Ready (what
+ * mpi-operator v1's kubectl-delivery and v2beta1's {@code WaitForWorkersReady} did), keeps {@code
+ * /etc/mpi/discover_hosts.sh} live and applies {@code cleanPodPolicy} at the end; it runs as the
+ * launcher ServiceAccount. {@code runPolicy} maps onto the Job as in mpi-operator v2beta1.
  */
 public final class LauncherJobGenerator {
 
@@ -56,8 +61,10 @@ public final class LauncherJobGenerator {
       main.addToEnv(new EnvVar(e.name(), e.value(), null));
     }
     var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
+    // kubexec.sh runs kubectl as this account, and the jobc-sidecar watches pods with it.
+    spec.setServiceAccountName(Naming.launcher(plan.name()));
     if (plan.ssh()) {
-      main.addToVolumeMounts(PodTemplates.sshMount(plan), PodTemplates.configMount());
+      main.addToVolumeMounts(PodTemplates.sshMount(plan), runtimeMount());
       volumes.add(PodTemplates.sshVolume(plan));
       volumes.add(
           PodTemplates.configVolume(
@@ -67,8 +74,7 @@ public final class LauncherJobGenerator {
               MpiConfigMapGenerator.DISCOVER_HOSTS,
               PodTemplates.MODE_EXECUTABLE));
     } else {
-      spec.setServiceAccountName(Naming.launcher(plan.name()));
-      main.addToVolumeMounts(kubectlMount(), PodTemplates.configMount());
+      main.addToVolumeMounts(kubectlMount(), runtimeMount());
       var inits =
           new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
       inits.add(
@@ -94,6 +100,14 @@ public final class LauncherJobGenerator {
               MpiConfigMapGenerator.DISCOVER_HOSTS,
               PodTemplates.MODE_EXECUTABLE));
     }
+    // Last init container, after kubectl-delivery: kubelet starts the main container only once
+    // the sidecar's startup probe reports the workers Ready.
+    var inits =
+        new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
+    inits.add(SidecarContainers.mpiRun(plan, containers.get(0).getName()));
+    spec.setInitContainers(inits);
+    volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
+    volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
     containers.set(0, main.build());
     spec.setContainers(containers);
     spec.setVolumes(volumes);
@@ -123,6 +137,29 @@ public final class LauncherJobGenerator {
         .withSpec(spec)
         .endTemplate()
         .endSpec()
+        .build();
+  }
+
+  /**
+   * The launcher sees the sidecar's copies at {@code /etc/mpi}, read-only: the ConfigMap volume
+   * cannot hold a file that changes at run time (see {@link Naming#RUNTIME_VOLUME}).
+   */
+  private static VolumeMount runtimeMount() {
+    return new VolumeMountBuilder()
+        .withName(Naming.RUNTIME_VOLUME)
+        .withMountPath(Naming.CONFIG_MOUNT)
+        .withReadOnly(true)
+        .build();
+  }
+
+  /** A small memory-backed emptyDir (the files are a few KiB; a ConfigMap holds at most 1 MiB). */
+  private static Volume memoryVolume(String name, String size) {
+    return new VolumeBuilder()
+        .withName(name)
+        .withNewEmptyDir()
+        .withMedium("Memory")
+        .withSizeLimit(new Quantity(size))
+        .endEmptyDir()
         .build();
   }
 

@@ -15,18 +15,47 @@ import java.util.Map;
 
 /**
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher}: what {@code kubexec.sh} needs to run
- * {@code kubectl exec} (mpi-operator v1's launcher RBAC). {@code pods/exec} is granted on the
- * worker pods by name only, and left out entirely when there are no workers: an empty {@code
+ * {@code kubectl exec} (mpi-operator v1's launcher RBAC), and what the {@code jobc-sidecar} needs:
+ * watching pods (already granted), patching the worker StatefulSet's scale by name (only when
+ * {@code cleanPodPolicy} asks for a clean-up) and creating Events. {@code pods/exec} is granted on
+ * the worker pods by name only, and left out entirely when there are no workers: an empty {@code
  * resourceNames} would grant exec on every pod in the namespace.
  */
 public final class LauncherRbacGenerator {
 
   public List<HasMetadata> generate(MpiJobPlan plan) {
+    List<PolicyRule> sidecar = new ArrayList<>();
+    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
+      // The sidecar's clean-up: the one StatefulSet's scale, or the worker pods by name.
+      sidecar.add(
+          plan.podWorkers()
+              ? new PolicyRuleBuilder()
+                  .withApiGroups("")
+                  .withResources("pods")
+                  .withResourceNames(plan.roleExecPods())
+                  .withVerbs("delete")
+                  .build()
+              : new PolicyRuleBuilder()
+                  .withApiGroups("apps")
+                  .withResources("statefulsets/scale")
+                  .withResourceNames(Naming.workerSet(plan.name()))
+                  .withVerbs("patch")
+                  .build());
+    }
+    // The sidecar reports the gate and the clean-up as Events on the launcher Job.
+    sidecar.add(
+        new PolicyRuleBuilder()
+            .withApiGroups("")
+            .withResources("events")
+            .withVerbs("create")
+            .build());
     return objects(
         Naming.launcher(plan.name()),
         plan.namespace(),
         MpiLabels.objectLabels(plan.name()),
-        plan.roleExecPods());
+        // ssh needs no exec; the sidecar still needs the ServiceAccount.
+        plan.ssh() ? List.of() : plan.roleExecPods(),
+        sidecar);
   }
 
   /**
@@ -35,6 +64,16 @@ public final class LauncherRbacGenerator {
    */
   static List<HasMetadata> objects(
       String name, String namespace, Map<String, String> labels, List<String> execPods) {
+    return objects(name, namespace, labels, execPods, List.of());
+  }
+
+  /** As above, with {@code extra} rules after the exec rule. */
+  static List<HasMetadata> objects(
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      List<String> execPods,
+      List<PolicyRule> extra) {
     List<PolicyRule> rules = new ArrayList<>();
     rules.add(
         new PolicyRuleBuilder()
@@ -51,6 +90,7 @@ public final class LauncherRbacGenerator {
               .withVerbs("create")
               .build());
     }
+    rules.addAll(extra);
     return List.of(
         new ServiceAccountBuilder().withMetadata(Metadata.of(name, namespace, labels)).build(),
         new RoleBuilder()

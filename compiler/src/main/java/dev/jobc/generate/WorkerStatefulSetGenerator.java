@@ -5,6 +5,8 @@ import dev.jobc.plan.MpiLabels;
 import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Worker StatefulSet {@code <job>-worker}: pods {@code <job>-worker-<i>} under the job's headless
@@ -12,12 +14,22 @@ import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
  * worker comes back without an operator.
  */
 public final class WorkerStatefulSetGenerator {
+  /** Flux kustomize-controller's per-object server-side apply policy. */
+  public static final String FLUX_SSA = "kustomize.toolkit.fluxcd.io/ssa";
 
   public StatefulSet generate(MpiJobPlan plan) {
     var labels = MpiLabels.objectLabels(plan.name());
     labels.putAll(plan.kueueLabels());
+    var meta = Metadata.of(Naming.workerSet(plan.name()), plan.namespace(), labels);
+    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
+      // The sidecar scales this StatefulSet to 0 when the launcher ends. Flux would apply
+      // spec.replicas again on its next reconciliation and start the workers anew; with
+      // IfNotPresent it creates the object when missing and leaves it alone otherwise.
+      // (Argo CD needs ignoreDifferences on the Application instead: see README.)
+      meta.setAnnotations(new LinkedHashMap<>(Map.of(FLUX_SSA, "IfNotPresent")));
+    }
     return new StatefulSetBuilder()
-        .withMetadata(Metadata.of(Naming.workerSet(plan.name()), plan.namespace(), labels))
+        .withMetadata(meta)
         .withNewSpec()
         .withReplicas(plan.workers())
         .withServiceName(Naming.service(plan.name()))

@@ -40,18 +40,11 @@ public final class MpiJobPlanner {
     for (int i = 0; i < workers; i++) {
       String pod = Naming.workerPod(name, i);
       pods.add(pod);
-      if (fqdn) {
-        // mpi-operator v2beta1: "<pod>.<job>.<ns>.svc[.<domain>] slots=N", and discover_hosts.sh
-        // echoes the same FQDNs without slots.
-        String host = Naming.fqdn(pod, Naming.service(name), ns, domain);
-        hostfile.add(new HostSlot(host, slots));
-        discover.add(host);
-      } else {
-        // mpi-operator v1 and before: pod names (kubexec.sh execs by pod name),
-        // discover_hosts.sh "echo <pod>:<slots>".
-        hostfile.add(new HostSlot(pod, slots));
-        discover.add(pod + ":" + slots);
-      }
+      // mpi-operator v2beta1: "<pod>.<job>.<ns>.svc[.<domain>] slots=N"; v1 and before: pod
+      // names (kubexec.sh execs by pod name). discover_hosts.sh lines: see DiscoverHosts.
+      String host = fqdn ? Naming.fqdn(pod, Naming.service(name), ns, domain) : pod;
+      hostfile.add(new HostSlot(host, slots));
+      discover.add(DiscoverHosts.entry(era, name, ns, domain, i, slots));
     }
     List<String> execPods = new ArrayList<>(pods);
     for (int i = workers; i < job.maxWorkers(); i++) {

@@ -273,13 +273,14 @@ public final class MpiJobValidator {
     }
     if (pod.getInitContainers() != null) {
       for (int i = 0; i < pod.getInitContainers().size(); i++) {
-        if (Naming.KUBECTL_DELIVERY.equals(pod.getInitContainers().get(i).getName())) {
+        String name = pod.getInitContainers().get(i).getName();
+        if (Naming.RESERVED_INIT_CONTAINERS.contains(name)) {
           out.add(
               error(
                   Code.DUPLICATE,
                   podSpec.child("initContainers").index(i).child("name"),
                   "Duplicate value: \""
-                      + Naming.KUBECTL_DELIVERY
+                      + name
                       + "\": this init container name is reserved for jobc"));
         }
       }

@@ -1,0 +1,40 @@
+package dev.jobc.plan;
+
+import dev.jobc.api.MpiEra;
+import java.util.List;
+
+/**
+ * The lines and text of {@code discover_hosts.sh} (Horovod's host discovery script), shared by the
+ * compiler's static form in the ConfigMap and the sidecar's live form, so both print the same bytes
+ * for the same workers.
+ *
+ * <p>Formats follow mpi-operator: v2beta1 echoes each worker's Service FQDN ({@code
+ * newConfigMap}/{@code updateDiscoverHostsInConfigMap}), v1 and before echo {@code <pod>:<slots>};
+ * a launcher that also runs ranks ({@code runLauncherAsWorker}) comes first, always. Upstream lists
+ * Running pods in name order (so {@code worker-10} before {@code worker-2}) and, in v1, leaves out
+ * the final newline; jobc lists workers in index order and ends every line with a newline.
+ */
+public final class DiscoverHosts {
+  /** The interpreter line every form starts with. */
+  public static final String SHEBANG = "#!/bin/sh";
+
+  private DiscoverHosts() {}
+
+  /** What the script echoes for worker {@code index} of job {@code job}. */
+  public static String entry(
+      MpiEra era, String job, String namespace, String clusterDomain, int index, int slots) {
+    String pod = Naming.workerPod(job, index);
+    return era.podNameHosts()
+        ? pod + ":" + slots
+        : Naming.fqdn(pod, Naming.service(job), namespace, clusterDomain);
+  }
+
+  /** The whole script: the shebang line, then {@code echo <entry>} per entry, each line ended. */
+  public static String script(List<String> entries) {
+    StringBuilder out = new StringBuilder(SHEBANG).append('\n');
+    for (String e : entries) {
+      out.append("echo ").append(e).append('\n');
+    }
+    return out.toString();
+  }
+}

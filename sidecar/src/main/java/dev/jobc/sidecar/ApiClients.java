@@ -1,0 +1,29 @@
+package dev.jobc.sidecar;
+
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+
+/**
+ * The Kubernetes client of a sidecar process: fabric8's standard configuration (in-cluster service
+ * account; {@code KUBERNETES_MASTER}, {@code KUBECONFIG} and {@code ~/.kube/config} for tests and
+ * local runs), with a user agent that names the sidecar in the API server's audit log.
+ */
+final class ApiClients {
+  static final String USER_AGENT = "jobc-sidecar";
+
+  private ApiClients() {}
+
+  static KubernetesClient standard() {
+    Config config =
+        new ConfigBuilder(Config.autoConfigure(null))
+            .withUserAgent(USER_AGENT)
+            // fabric8 retries a failed request up to 10 times (100 ms doubling, ~100 s in all)
+            // before the informer sees the error; 3 keeps errors visible within a second, and the
+            // informer's own back-off (1 s doubling to 32 s) retries after that.
+            .withRequestRetryBackoffLimit(3)
+            .build();
+    return new KubernetesClientBuilder().withConfig(config).build();
+  }
+}

@@ -1,0 +1,121 @@
+package dev.jobc.sidecar;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Waits, through one {@link PodWatch}, until every named pod is Ready (condition {@code
+ * Ready=True}) or Succeeded. A Failed pod ends the wait at once.
+ *
+ * <p>Upstream's watcher-loop counted phase Running as ready, hung forever on a Failed pod and
+ * exited at once on an empty list read before kubelet had updated its ConfigMap; kubectl-delivery
+ * read its list from the hostfile. Here the list is explicit and the wait has a deadline.
+ */
+final class PodWait {
+  /** What the pods must reach. */
+  enum Goal {
+    READY,
+    SUCCEEDED
+  }
+
+  /** How a wait ended: {@code ok}, or why not; the pods as last seen. */
+  record Outcome(boolean ok, String message, Map<String, Pod> pods) {}
+
+  private PodWait() {}
+
+  static Outcome await(
+      KubernetesClient client,
+      String namespace,
+      Map<String, String> labels,
+      List<String> names,
+      Goal goal,
+      Duration timeout,
+      Termination termination)
+      throws InterruptedException {
+    CompletableFuture<Outcome> done = new CompletableFuture<>();
+    var last = new java.util.concurrent.atomic.AtomicReference<Map<String, Pod>>(Map.of());
+    try (PodWatch watch =
+        new PodWatch(
+            client,
+            namespace,
+            labels,
+            pods -> {
+              last.set(pods);
+              Outcome o = evaluate(pods, names, goal);
+              if (o != null) {
+                done.complete(o);
+              }
+            })) {
+      long deadline = System.nanoTime() + timeout.toNanos();
+      while (true) {
+        try {
+          return done.get(Math.min(200, remainingMillis(deadline)), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+          // Wake up now and then only to notice SIGTERM and the deadline; pod state comes from
+          // the watch alone.
+          if (termination.stopRequested()) {
+            return new Outcome(false, "stopped (SIGTERM) while waiting", last.get());
+          }
+          if (remainingMillis(deadline) <= 0) {
+            return new Outcome(
+                false, timeoutMessage(last.get(), names, goal, timeout, watch), last.get());
+          }
+        } catch (ExecutionException e) {
+          throw new IllegalStateException(e.getCause());
+        }
+      }
+    }
+  }
+
+  /** The outcome once decided, or {@code null} while still waiting. */
+  static Outcome evaluate(Map<String, Pod> pods, List<String> names, Goal goal) {
+    boolean all = true;
+    for (String name : names) {
+      Pod p = pods.get(name);
+      if (p == null) {
+        all = false;
+        continue;
+      }
+      if ("Failed".equals(Pods.phase(p))) {
+        return new Outcome(false, "pod " + name + " failed", pods);
+      }
+      boolean reached = goal == Goal.READY ? Pods.ready(p) : "Succeeded".equals(Pods.phase(p));
+      all &= reached;
+    }
+    return all ? new Outcome(true, "", pods) : null;
+  }
+
+  private static String timeoutMessage(
+      Map<String, Pod> pods, List<String> names, Goal goal, Duration timeout, PodWatch watch) {
+    List<String> pending = new ArrayList<>();
+    for (String name : names) {
+      Pod p = pods.get(name);
+      boolean reached =
+          p != null && (goal == Goal.READY ? Pods.ready(p) : "Succeeded".equals(Pods.phase(p)));
+      if (!reached) {
+        pending.add(p == null ? name + " (not found)" : name + " (" + Pods.phase(p) + ")");
+      }
+    }
+    String m =
+        "timed out after "
+            + timeout.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
+            + " waiting for "
+            + (goal == Goal.READY ? "Ready" : "Succeeded")
+            + ": "
+            + String.join(", ", pending);
+    Throwable error = watch.lastError();
+    return error == null ? m : m + "; last API error: " + PodWatch.describe(error);
+  }
+
+  private static long remainingMillis(long deadline) {
+    return Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+  }
+}

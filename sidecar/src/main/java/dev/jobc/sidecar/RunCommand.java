@@ -1,0 +1,173 @@
+package dev.jobc.sidecar;
+
+import dev.jobc.api.MpiEra;
+import dev.jobc.plan.MpiImplementation;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code run}: the native sidecar beside an MPI launcher (see {@link LauncherSidecar}). */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description = "Keep discover_hosts.sh live, gate the launcher, release the workers at the end.")
+final class RunCommand implements Callable<Integer> {
+  private final Termination termination;
+  private final Supplier<KubernetesClient> clients;
+  private final Map<String, String> env;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--namespace", paramLabel = "NS", description = "Default: $POD_NAMESPACE.")
+  String namespace;
+
+  @Option(
+      names = "--pod",
+      paramLabel = "NAME",
+      description = "The launcher pod (this pod); default: $POD_NAME.")
+  String pod;
+
+  @Option(names = "--job", paramLabel = "NAME", required = true, description = "The MPIJob's name.")
+  String job;
+
+  @Option(
+      names = "--era",
+      paramLabel = "v1|v2beta1",
+      description = "MPIJob API version: label keys and host format (default: v2beta1).")
+  String era = "v2beta1";
+
+  @Option(
+      names = "--mpi-implementation",
+      paramLabel = "OpenMPI|Intel|MPICH",
+      description = "Default: OpenMPI.")
+  String implementation = "OpenMPI";
+
+  @Option(names = "--slots", paramLabel = "N", description = "Slots per worker (default: 1).")
+  int slots = 1;
+
+  @Option(names = "--cluster-domain", paramLabel = "DOMAIN", description = "As given to jobc.")
+  String clusterDomain;
+
+  @Option(
+      names = "--launcher-host",
+      paramLabel = "HOST",
+      description = "Echoed first, always: the launcher also runs ranks (runLauncherAsWorker).")
+  String launcherHost;
+
+  @Option(
+      names = "--ready-workers",
+      paramLabel = "N",
+      description = "Create the ready file once N workers are Ready (default: 0).")
+  int readyWorkers;
+
+  @Option(
+      names = "--worker-set",
+      paramLabel = "NAME",
+      description =
+          "The workers' StatefulSet, scaled to 0 at the end; without it, worker pods are deleted.")
+  String workerSet;
+
+  @Option(
+      names = "--clean-pod-policy",
+      paramLabel = "None|Running|All",
+      description = "Applied when the launcher has ended (default: None).")
+  String cleanPodPolicy = "None";
+
+  @Option(
+      names = "--clean-on-failure",
+      description = "Also clean up when the launcher fails (the Job will not retry it).")
+  boolean cleanOnFailure;
+
+  @Option(
+      names = "--launcher-container",
+      paramLabel = "NAME",
+      required = true,
+      description = "The launcher's main container.")
+  String launcherContainer;
+
+  @Option(
+      names = "--config-dir",
+      paramLabel = "DIR",
+      description = "Where the ConfigMap is mounted (hostfile, kubexec.sh are copied from it).")
+  Path configDir;
+
+  @Option(
+      names = "--output-dir",
+      paramLabel = "DIR",
+      description = "Writable directory the launcher sees as /etc/mpi (default: /etc/mpi).")
+  Path outputDir = Path.of("/etc/mpi");
+
+  @Option(
+      names = "--ready-file",
+      paramLabel = "FILE",
+      description = "Created once the workers are Ready (default: /tmp/jobc-ready).")
+  Path readyFile = Path.of("/tmp/jobc-ready");
+
+  RunCommand(Termination termination) {
+    this(termination, ApiClients::standard, System.getenv());
+  }
+
+  RunCommand(Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
+    this.termination = termination;
+    this.clients = clients;
+    this.env = env;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    try (KubernetesClient client = clients.get()) {
+      return new LauncherSidecar(client, settings(), termination).run();
+    }
+  }
+
+  LauncherSidecar.Settings settings() {
+    String ns = namespace != null ? namespace : env.get("POD_NAMESPACE");
+    String self = pod != null ? pod : env.get("POD_NAME");
+    if (ns == null || ns.isEmpty() || self == null || self.isEmpty()) {
+      throw usage("give --namespace and --pod, or set POD_NAMESPACE and POD_NAME");
+    }
+    MpiEra e =
+        MpiEra.of("kubeflow.org/" + era)
+            .orElseThrow(() -> usage("--era must be v1 or v2beta1, not '" + era + "'"));
+    try {
+      MpiImplementation.fromSpec(implementation);
+    } catch (IllegalArgumentException x) {
+      throw usage("--mpi-implementation must be OpenMPI, Intel or MPICH");
+    }
+    if (!List.of("None", "Running", "All").contains(cleanPodPolicy)) {
+      throw usage("--clean-pod-policy must be None, Running or All");
+    }
+    if (slots < 1 || readyWorkers < 0) {
+      throw usage("--slots must be at least 1 and --ready-workers at least 0");
+    }
+    return new LauncherSidecar.Settings(
+        ns,
+        self,
+        job,
+        e,
+        slots,
+        clusterDomain,
+        launcherHost,
+        readyWorkers,
+        workerSet,
+        cleanPodPolicy,
+        cleanOnFailure,
+        launcherContainer,
+        configDir,
+        outputDir,
+        readyFile);
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+}

@@ -1,0 +1,177 @@
+package dev.jobc.sidecar;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code wait}: an init container that blocks until named pods are Ready or Succeeded. */
+@Command(
+    name = "wait",
+    mixinStandardHelpOptions = true,
+    sortOptions = false,
+    description =
+        "Wait until the named pods are Ready (or Succeeded); optionally write DGL's files.")
+final class WaitCommand implements Callable<Integer> {
+  private final Termination termination;
+  private final Supplier<KubernetesClient> clients;
+  private final Map<String, String> env;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--namespace", paramLabel = "NS", description = "Default: $POD_NAMESPACE.")
+  String namespace;
+
+  @Option(
+      names = "--pod",
+      paramLabel = "NAME",
+      required = true,
+      description = "A pod to wait for; repeatable, order kept.")
+  List<String> pods = new ArrayList<>();
+
+  @Option(
+      names = "--for",
+      paramLabel = "ready|succeeded",
+      description = "ready: condition Ready=True; succeeded: phase Succeeded (default: ready).")
+  String goal = "ready";
+
+  @Option(
+      names = "--timeout",
+      paramLabel = "DURATION",
+      converter = Durations.class,
+      description = "Give up after this long, e.g. 90s, 10m, 1h (default: 10m).")
+  Duration timeout = Duration.ofMinutes(10);
+
+  @Option(
+      names = "--selector",
+      paramLabel = "KEY=VALUE[,...]",
+      description = "Watch only pods with these labels (default: every pod of the namespace).")
+  String selector;
+
+  @Option(
+      names = "--dgl-files",
+      paramLabel = "DIR",
+      description = "Then write DIR/hostfile, DIR/partfile, DIR/leadfile (dgl-operator formats).")
+  Path dglFiles;
+
+  @Option(names = "--dgl-job", paramLabel = "NAME", description = "The DGLJob's name.")
+  String dglJob;
+
+  @Option(names = "--dgl-port", paramLabel = "N", description = "Default: 30050.")
+  int dglPort = 30050;
+
+  @Option(names = "--dgl-slots", paramLabel = "N", description = "Default: 1.")
+  int dglSlots = 1;
+
+  @Option(
+      names = "--then-serve",
+      description = "After the wait, keep running until SIGTERM (a target for kubectl cp).")
+  boolean thenServe;
+
+  WaitCommand(Termination termination) {
+    this(termination, ApiClients::standard, System.getenv());
+  }
+
+  WaitCommand(
+      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
+    this.termination = termination;
+    this.clients = clients;
+    this.env = env;
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    String ns = namespace != null ? namespace : env.get("POD_NAMESPACE");
+    if (ns == null || ns.isEmpty()) {
+      throw usage("no namespace: give --namespace or set POD_NAMESPACE");
+    }
+    PodWait.Goal g =
+        switch (goal) {
+          case "ready" -> PodWait.Goal.READY;
+          case "succeeded" -> PodWait.Goal.SUCCEEDED;
+          default -> throw usage("--for must be ready or succeeded, not '" + goal + "'");
+        };
+    String launcherIp = env.get("POD_IP");
+    if (dglFiles != null) {
+      if (dglJob == null) {
+        throw usage("--dgl-files needs --dgl-job");
+      }
+      if (launcherIp == null || launcherIp.isEmpty()) {
+        throw usage("--dgl-files needs POD_IP (the downward API's status.podIP) for the leadfile");
+      }
+      if (dglPort < 1 || dglPort > 65535 || dglSlots < 1) {
+        throw usage("--dgl-port must be 1-65535 and --dgl-slots at least 1");
+      }
+    }
+    Map<String, String> labels;
+    try {
+      labels = labels(selector);
+    } catch (IllegalArgumentException e) {
+      throw usage("--selector: " + e.getMessage());
+    }
+    List<String> names = List.copyOf(new LinkedHashSet<>(pods));
+    try (KubernetesClient client = clients.get()) {
+      Log.info(
+          "waiting up to "
+              + Durations.format(timeout)
+              + " for "
+              + goal
+              + ": "
+              + String.join(", ", names));
+      PodWait.Outcome o = PodWait.await(client, ns, labels, names, g, timeout, termination);
+      if (!o.ok()) {
+        spec.commandLine().getErr().println("jobc-sidecar wait: " + o.message());
+        return 1;
+      }
+      Log.info("done: " + String.join(", ", names));
+      if (dglFiles != null) {
+        List<Pod> waited = new ArrayList<>();
+        names.forEach(n -> waited.add(o.pods().get(n)));
+        String partitionerName = dglJob + DglFiles.PARTITIONER_SUFFIX;
+        Pod partitioner = o.pods().get(partitionerName);
+        if (partitioner == null) {
+          partitioner = client.pods().inNamespace(ns).withName(partitionerName).get();
+        }
+        DglFiles.write(dglFiles, dglJob, waited, partitioner, launcherIp, dglPort, dglSlots);
+        Log.info("wrote hostfile, partfile, leadfile in " + dglFiles);
+      }
+    }
+    if (thenServe) {
+      Log.info("serving until SIGTERM");
+      termination.awaitStop();
+    }
+    return 0;
+  }
+
+  /** {@code a=b,c=d} as a map; an empty map for none. */
+  static Map<String, String> labels(String selector) {
+    Map<String, String> out = new LinkedHashMap<>();
+    if (selector == null || selector.isBlank()) {
+      return out;
+    }
+    for (String part : selector.split(",")) {
+      int eq = part.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("not KEY=VALUE: " + part);
+      }
+      out.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim());
+    }
+    return out;
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+}

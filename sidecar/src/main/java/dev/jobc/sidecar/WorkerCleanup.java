@@ -1,0 +1,150 @@
+package dev.jobc.sidecar;
+
+import dev.jobc.plan.Naming;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.http.HttpClient;
+import io.fabric8.kubernetes.client.http.HttpRequest;
+import io.fabric8.kubernetes.client.http.HttpResponse;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Applies {@code cleanPodPolicy} to the workers once the launcher has ended, as mpi-operator did
+ * when an MPIJob finished: {@code None} keeps them; {@code Running} releases running (and pending)
+ * ones; {@code All} releases all. Workers in a StatefulSet are released by scaling it to 0 with
+ * server-side apply under field manager {@code jobc-sidecar} (a StatefulSet with restart policy
+ * Always never has ended pods, so Running and All do the same); bare worker pods are deleted.
+ */
+final class WorkerCleanup {
+  /** Attempts and first back-off for one clean-up; the API may be briefly unavailable. */
+  static final int ATTEMPTS = 4;
+
+  static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
+
+  private final KubernetesClient client;
+  private final String namespace;
+
+  WorkerCleanup(KubernetesClient client, String namespace) {
+    this.client = client;
+    this.namespace = namespace;
+  }
+
+  /** What a clean-up did, for the Event. */
+  record Result(boolean ok, String reason, String message) {}
+
+  Result apply(
+      String policy, String workerSet, Map<String, String> workerLabels, Termination termination)
+      throws InterruptedException {
+    if ("None".equals(policy)) {
+      return new Result(true, "WorkersKept", "cleanPodPolicy None: the workers keep running");
+    }
+    RuntimeException last = null;
+    Duration backoff = FIRST_BACKOFF;
+    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        if (workerSet != null) {
+          scaleToZero(workerSet);
+          return new Result(
+              true,
+              "WorkersScaledDown",
+              "cleanPodPolicy " + policy + ": StatefulSet " + workerSet + " scaled to 0");
+        }
+        List<String> deleted = deletePods(policy, workerLabels);
+        return new Result(
+            true,
+            "WorkersDeleted",
+            "cleanPodPolicy "
+                + policy
+                + ": deleted "
+                + (deleted.isEmpty() ? "no pods" : String.join(", ", deleted)));
+      } catch (RuntimeException e) {
+        last = e;
+        Log.info("clean-up attempt " + attempt + " failed: " + PodWatch.describe(e));
+        if (attempt < ATTEMPTS && !termination.awaitStop(backoff)) {
+          backoff = backoff.multipliedBy(2);
+        }
+      }
+    }
+    return new Result(
+        false,
+        "CleanupFailed",
+        "cleanPodPolicy " + policy + " not applied: " + PodWatch.describe(last));
+  }
+
+  /**
+   * {@code PATCH .../statefulsets/<name>/scale} with an apply patch. Server-side apply records
+   * {@code jobc-sidecar} as the manager of {@code spec.replicas}, which is what Argo CD's {@code
+   * managedFieldsManagers} matches; {@code force} takes the field over from the GitOps tool's
+   * manager. Only the scale subresource is touched, so the Role grants {@code patch} on {@code
+   * statefulsets/scale} for this one name and nothing on the StatefulSet itself.
+   */
+  void scaleToZero(String name) {
+    String url =
+        client.getMasterUrl().toString().replaceAll("/+$", "")
+            + "/apis/apps/v1/namespaces/"
+            + namespace
+            + "/statefulsets/"
+            + name
+            + "/scale?fieldManager="
+            + URLEncoder.encode(Naming.SIDECAR_FIELD_MANAGER, StandardCharsets.UTF_8)
+            + "&force=true";
+    String body =
+        "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":\""
+            + name
+            + "\",\"namespace\":\""
+            + namespace
+            + "\"},\"spec\":{\"replicas\":0}}";
+    HttpClient http = client.getHttpClient();
+    HttpRequest request =
+        http.newHttpRequestBuilder()
+            .uri(url)
+            .method("PATCH", "application/apply-patch+yaml", body)
+            .build();
+    HttpResponse<String> response;
+    try {
+      response = http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (Exception e) {
+      throw new IllegalStateException("scale of StatefulSet " + name + " failed: " + e, e);
+    }
+    if (!response.isSuccessful()) {
+      throw new IllegalStateException(
+          "scale of StatefulSet "
+              + name
+              + " failed: HTTP "
+              + response.code()
+              + " "
+              + firstLine(response.body()));
+    }
+  }
+
+  private List<String> deletePods(String policy, Map<String, String> workerLabels) {
+    List<String> deleted = new ArrayList<>();
+    for (Pod p : client.pods().inNamespace(namespace).withLabels(workerLabels).list().getItems()) {
+      String phase = Pods.phase(p);
+      // mpi-operator: with Running, keep pods that are neither Running nor Pending.
+      if ("Running".equals(policy) && !phase.equals("Running") && !phase.equals("Pending")) {
+        continue;
+      }
+      client.pods().inNamespace(namespace).withName(p.getMetadata().getName()).delete();
+      deleted.add(p.getMetadata().getName());
+    }
+    return deleted;
+  }
+
+  private static String firstLine(String s) {
+    if (s == null) {
+      return "";
+    }
+    int nl = s.indexOf('\n');
+    return nl < 0 ? s : s.substring(0, nl);
+  }
+}

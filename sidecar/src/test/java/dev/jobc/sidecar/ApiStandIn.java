@@ -1,0 +1,312 @@
+package dev.jobc.sidecar;
+
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.Dispatcher;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.http.Response;
+import io.fabric8.mockwebserver.http.WebSocket;
+import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * fabric8's mock API server in CRUD mode (with watches) on loopback, plus failures injected into
+ * the sidecar's requests only (told apart by their user agent): watch connections dropped, the next
+ * watch answered with {@code 410 Gone}, the whole API unavailable. It also counts the sidecar's
+ * list requests and records its scale patches.
+ */
+final class ApiStandIn implements AutoCloseable {
+  static final String NS = "team";
+
+  private final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(List.of());
+  private final KubernetesMockServer server;
+  private final Set<WebSocket> watches = ConcurrentHashMap.newKeySet();
+  final AtomicBoolean down = new AtomicBoolean();
+  final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
+  final AtomicInteger lists = new AtomicInteger();
+  final AtomicInteger watchRequests = new AtomicInteger();
+  final AtomicInteger scaleFailures = new AtomicInteger();
+  final List<RecordedRequest> scalePatches = new CopyOnWriteArrayList<>();
+  final KubernetesClient admin;
+
+  ApiStandIn() {
+    server =
+        new KubernetesMockServer(
+            new Context(new com.fasterxml.jackson.databind.ObjectMapper()),
+            new MockWebServer(),
+            new HashMap<>(),
+            new Faults(),
+            false);
+    server.start(java.net.InetAddress.getLoopbackAddress(), 0);
+    admin = new KubernetesClientBuilder().withConfig(config("test-admin")).build();
+  }
+
+  /** A client as the sidecar makes it, with short back-offs so tests finish quickly. */
+  KubernetesClient sidecarClient() {
+    return new KubernetesClientBuilder().withConfig(config(ApiClients.USER_AGENT)).build();
+  }
+
+  private Config config(String userAgent) {
+    return new ConfigBuilder(Config.empty())
+        .withMasterUrl(server.url("/"))
+        .withNamespace(NS)
+        .withUserAgent(userAgent)
+        .withWatchReconnectInterval(50)
+        .withRequestRetryBackoffLimit(1)
+        .withRequestRetryBackoffInterval(20)
+        .build();
+  }
+
+  String url() {
+    return server.url("/");
+  }
+
+  /** Drops every open watch connection of the sidecar (as a load balancer or restart would). */
+  void dropWatches() {
+    for (WebSocket ws : watches) {
+      ws.close(1000, "dropped by test");
+    }
+    watches.clear();
+  }
+
+  int openWatches() {
+    return watches.size();
+  }
+
+  @Override
+  public void close() {
+    admin.close();
+    server.shutdown();
+  }
+
+  // Pods.
+
+  static Pod worker(String job, int index, boolean ready, String ip) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(job + "-worker-" + index)
+        .withNamespace(NS)
+        .withLabels(
+            Map.of(
+                "training.kubeflow.org/operator-name", "mpi-operator",
+                "training.kubeflow.org/job-name", job,
+                "training.kubeflow.org/job-role", "worker"))
+        .endMetadata()
+        .withNewStatus()
+        .withPhase("Running")
+        .withPodIP(ip)
+        .addNewCondition()
+        .withType("Ready")
+        .withStatus(ready ? "True" : "False")
+        .endCondition()
+        .endStatus()
+        .build();
+  }
+
+  static Pod launcher(String job) {
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(job + "-launcher-abcde")
+        .withNamespace(NS)
+        .withLabels(
+            Map.of(
+                "training.kubeflow.org/operator-name", "mpi-operator",
+                "training.kubeflow.org/job-name", job,
+                "training.kubeflow.org/job-role", "launcher"))
+        .withOwnerReferences(
+            new OwnerReferenceBuilder()
+                .withApiVersion("batch/v1")
+                .withKind("Job")
+                .withName(job + "-launcher")
+                .withUid("0b5c7d1e-job-uid")
+                .withController(true)
+                .build())
+        .endMetadata()
+        .withNewStatus()
+        .withPhase("Pending")
+        .endStatus()
+        .build();
+  }
+
+  void create(Pod pod) {
+    admin.pods().inNamespace(NS).resource(pod).create();
+  }
+
+  void setReady(String name, boolean ready) {
+    admin
+        .pods()
+        .inNamespace(NS)
+        .withName(name)
+        .edit(
+            p ->
+                new PodBuilder(p)
+                    .editStatus()
+                    .editFirstCondition()
+                    .withStatus(ready ? "True" : "False")
+                    .endCondition()
+                    .endStatus()
+                    .build());
+  }
+
+  void setPhase(String name, String phase) {
+    admin
+        .pods()
+        .inNamespace(NS)
+        .withName(name)
+        .edit(p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
+  }
+
+  /** The launcher pod's main container has terminated with {@code code}. */
+  void launcherEnded(String name, String container, int code) {
+    admin
+        .pods()
+        .inNamespace(NS)
+        .withName(name)
+        .edit(
+            p ->
+                new PodBuilder(p)
+                    .editStatus()
+                    .withContainerStatuses(
+                        new ContainerStatusBuilder()
+                            .withName(container)
+                            .withRestartCount(0)
+                            .withNewState()
+                            .withNewTerminated()
+                            .withExitCode(code)
+                            .endTerminated()
+                            .endState()
+                            .build())
+                    .endStatus()
+                    .build());
+  }
+
+  void delete(String name) {
+    admin.pods().inNamespace(NS).withName(name).delete();
+  }
+
+  private final class Faults extends Dispatcher {
+    @Override
+    public MockResponse dispatch(RecordedRequest request) {
+      String agent = request.getHeader("User-Agent");
+      if (agent == null || !agent.startsWith(ApiClients.USER_AGENT)) {
+        return crud.dispatch(request);
+      }
+      String path = request.getPath();
+      boolean watch = path.contains("watch=true");
+      if (watch) {
+        watchRequests.incrementAndGet();
+      }
+      if (down.get()) {
+        return status(503, "ServiceUnavailable", "the API is down (test)");
+      }
+      if (path.contains("/scale") && "PATCH".equals(request.getMethod())) {
+        if (scaleFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          return status(500, "InternalError", "injected scale failure");
+        }
+        scalePatches.add(request);
+        return new MockResponse()
+            .setResponseCode(200)
+            .setBody(
+                "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"spec\":{\"replicas\":0}}");
+      }
+      if (watch && goneOnNextWatch.getAndSet(false)) {
+        return new MockResponse()
+            .withWebSocketUpgrade(
+                new WebSocketListener() {
+                  @Override
+                  public void onOpen(WebSocket ws, Response response) {
+                    ws.send(
+                        "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"apiVersion\":\"v1\","
+                            + "\"status\":\"Failure\",\"reason\":\"Expired\",\"code\":410,"
+                            + "\"message\":\"too old resource version\"}}");
+                    ws.close(1000, "gone");
+                  }
+                });
+      }
+      if (!watch && "GET".equals(request.getMethod()) && path.contains("/pods?")) {
+        lists.incrementAndGet();
+      }
+      MockResponse response = crud.dispatch(request);
+      WebSocketListener inner = response.getWebSocketListener();
+      if (watch && inner != null) {
+        return response.withWebSocketUpgrade(new Tracked(inner));
+      }
+      return response;
+    }
+
+    private MockResponse status(int code, String reason, String message) {
+      return new MockResponse()
+          .setResponseCode(code)
+          .setBody(
+              "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
+                  + reason
+                  + "\",\"message\":\""
+                  + message
+                  + "\",\"code\":"
+                  + code
+                  + "}");
+    }
+  }
+
+  /** Remembers the sidecar's open watches so a test can drop them. */
+  private final class Tracked extends WebSocketListener {
+    private final WebSocketListener inner;
+
+    Tracked(WebSocketListener inner) {
+      this.inner = inner;
+    }
+
+    @Override
+    public void onOpen(WebSocket ws, Response response) {
+      watches.add(ws);
+      inner.onOpen(ws, response);
+    }
+
+    @Override
+    public void onMessage(WebSocket ws, String text) {
+      inner.onMessage(ws, text);
+    }
+
+    @Override
+    public void onClosing(WebSocket ws, int code, String reason) {
+      watches.remove(ws);
+      // Not passed on: the mock's listener answers a closing handshake by closing again from its
+      // executor, and its onClosed then blocks the event loop waiting for that executor, which
+      // waits for the event loop (a one-minute stall in mockwebserver 7.8.0). A connection that
+      // is closing needs no answer.
+    }
+
+    @Override
+    public void onClosed(WebSocket ws, int code, String reason) {
+      watches.remove(ws);
+      // The mock's listener waits here for its send executor, whose sends wait for the event
+      // loop this runs on; wait elsewhere.
+      CompletableFuture.runAsync(() -> inner.onClosed(ws, code, reason));
+    }
+
+    @Override
+    public void onFailure(WebSocket ws, Throwable error, Response response) {
+      watches.remove(ws);
+      CompletableFuture.runAsync(() -> inner.onFailure(ws, error, response));
+    }
+  }
+}

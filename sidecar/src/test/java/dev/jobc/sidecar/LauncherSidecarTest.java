@@ -1,0 +1,385 @@
+package dev.jobc.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobc.api.MpiEra;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LauncherSidecarTest {
+  static final String JOB = "pi";
+  static final String LAUNCHER_POD = JOB + "-launcher-abcde";
+  static final Pattern WELL_FORMED =
+      Pattern.compile("#!/bin/sh\n(echo pi-worker-\\d+\\.pi\\.team\\.svc\n)*");
+
+  @TempDir Path dir;
+  ApiStandIn api;
+  KubernetesClient client;
+  Termination termination;
+  CompletableFuture<Integer> running;
+  Thread reader;
+  final List<String> malformed = new CopyOnWriteArrayList<>();
+  volatile boolean reading = true;
+
+  @BeforeEach
+  void start() throws IOException {
+    api = new ApiStandIn();
+    client = api.sidecarClient();
+    termination = new Termination();
+    Files.createDirectories(dir.resolve("config"));
+    Files.createDirectories(dir.resolve("out"));
+    Files.writeString(dir.resolve("config/hostfile"), "pi-worker-0.pi.team.svc slots=1\n");
+    Files.writeString(dir.resolve("config/kubexec.sh"), "#!/bin/sh\n");
+    // Reads discover_hosts.sh as fast as it can while the test runs: every content seen must be
+    // a whole script, never a partly written one.
+    reader =
+        new Thread(
+            () -> {
+              Path f = dir.resolve("out/discover_hosts.sh");
+              while (reading) {
+                try {
+                  String s = Files.readString(f);
+                  if (!WELL_FORMED.matcher(s).matches()) {
+                    malformed.add(s);
+                  }
+                } catch (NoSuchFileException e) {
+                  // not written yet
+                } catch (IOException e) {
+                  malformed.add(e.toString());
+                }
+                try {
+                  Thread.sleep(1); // two cores: leave room for the sidecar and the API
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            });
+    reader.start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    termination.requestStop();
+    if (running != null) {
+      running.get(20, TimeUnit.SECONDS);
+    }
+    reading = false;
+    reader.join();
+    client.close();
+    api.close();
+    assertThat(malformed).as("partial or malformed discover_hosts.sh seen").isEmpty();
+    try (Stream<Path> files = Files.list(dir.resolve("out"))) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .as("no temporary file left behind")
+          .allMatch(n -> !n.endsWith(".tmp"));
+    }
+  }
+
+  private void runSidecar(int readyWorkers, String workerSet, String policy, boolean onFailure) {
+    var settings =
+        new LauncherSidecar.Settings(
+            ApiStandIn.NS,
+            LAUNCHER_POD,
+            JOB,
+            MpiEra.V2BETA1,
+            1,
+            null,
+            null,
+            readyWorkers,
+            workerSet,
+            policy,
+            onFailure,
+            "mpi-launcher",
+            dir.resolve("config"),
+            dir.resolve("out"),
+            dir.resolve("ready"));
+    LauncherSidecar sidecar = new LauncherSidecar(client, settings, termination);
+    running =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return sidecar.run();
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+  }
+
+  private String discoverHosts() {
+    try {
+      return Files.readString(dir.resolve("out/discover_hosts.sh"));
+    } catch (IOException e) {
+      return "(" + e.getClass().getSimpleName() + ")";
+    }
+  }
+
+  private static String script(int... workers) {
+    return "#!/bin/sh\n"
+        + IntStream.of(workers)
+            .mapToObj(i -> "echo pi-worker-" + i + ".pi.team.svc\n")
+            .collect(Collectors.joining());
+  }
+
+  private List<Event> events() {
+    return api.admin.v1().events().inNamespace(ApiStandIn.NS).list().getItems();
+  }
+
+  @Test
+  void followsTheReadySetAndOpensTheGateOnceEnoughWorkersAreReady() throws IOException {
+    api.create(ApiStandIn.launcher(JOB));
+    for (int i = 0; i < 3; i++) {
+      api.create(ApiStandIn.worker(JOB, i, false, "10.0.0." + i));
+    }
+    runSidecar(3, "pi-worker", "Running", false);
+
+    Eventually.equals("no worker Ready", script(), this::discoverHosts);
+    assertThat(Files.readString(dir.resolve("out/hostfile")))
+        .isEqualTo("pi-worker-0.pi.team.svc slots=1\n");
+    assertThat(Files.isExecutable(dir.resolve("out/kubexec.sh"))).isTrue();
+    api.setReady("pi-worker-1", true);
+    api.setReady("pi-worker-0", true);
+    Eventually.equals("0 and 1 Ready", script(0, 1), this::discoverHosts);
+    assertThat(dir.resolve("ready")).as("gate still closed at 2 of 3").doesNotExist();
+
+    api.setReady("pi-worker-2", true);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    assertThat(discoverHosts()).isEqualTo(script(0, 1, 2));
+    api.setReady("pi-worker-1", false);
+    Eventually.equals("1 no longer Ready", script(0, 2), this::discoverHosts);
+    api.delete("pi-worker-0");
+    Eventually.equals("0 deleted", script(2), this::discoverHosts);
+    assertThat(Files.isExecutable(dir.resolve("out/discover_hosts.sh"))).isTrue();
+    Eventually.until(
+        "WorkersReady event",
+        () -> events().stream().anyMatch(e -> "WorkersReady".equals(e.getReason())));
+    Event ready =
+        events().stream().filter(e -> "WorkersReady".equals(e.getReason())).findFirst().get();
+    assertThat(ready.getInvolvedObject().getKind()).isEqualTo("Job");
+    assertThat(ready.getInvolvedObject().getName()).isEqualTo("pi-launcher");
+    assertThat(ready.getInvolvedObject().getUid()).isEqualTo("0b5c7d1e-job-uid");
+    assertThat(api.lists.get()).as("one list, then the watch").isEqualTo(1);
+  }
+
+  @Test
+  void scaleUpBeyondTheInitialWorkersIsFollowedInNumericOrder() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
+    runSidecar(2, "pi-worker", "None", false);
+    Eventually.equals("initial workers", script(0, 1), this::discoverHosts);
+    for (int i = 2; i < 12; i++) {
+      api.create(ApiStandIn.worker(JOB, i, true, "10.0.0." + i));
+    }
+    Eventually.equals(
+        "12 workers, numeric order",
+        script(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11),
+        this::discoverHosts);
+  }
+
+  @Test
+  void aDroppedWatchReconnectsWithoutListingAndMissesNothing() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.create(ApiStandIn.worker(JOB, 1, false, "10.0.0.1"));
+    runSidecar(1, "pi-worker", "None", false);
+    Eventually.equals("initial", script(0), this::discoverHosts);
+    Eventually.until("watch open", () -> api.openWatches() == 1);
+
+    api.dropWatches();
+    api.setReady("pi-worker-1", true);
+    api.setReady("pi-worker-0", false);
+    Eventually.equals("changes made around the drop", script(1), this::discoverHosts);
+    Eventually.until("watching again", () -> api.openWatches() == 1);
+    // fabric8 resumes a dropped watch from the last resource version, or, when that fails, lists
+    // once and watches again: never more than one list per (re)connect.
+    assertThat(api.lists.get()).isBetween(1, 2).isLessThanOrEqualTo(api.watchRequests.get());
+  }
+
+  @Test
+  void theApiUnavailableMidRunThenBackMissesNothing() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.create(ApiStandIn.worker(JOB, 1, false, "10.0.0.1"));
+    runSidecar(1, "pi-worker", "None", false);
+    Eventually.equals("initial", script(0), this::discoverHosts);
+    Eventually.until("watch open", () -> api.openWatches() == 1);
+
+    api.down.set(true);
+    api.dropWatches();
+    api.setReady("pi-worker-1", true);
+    api.setReady("pi-worker-0", false);
+    assertThat(discoverHosts()).as("nothing known while the API is down").isEqualTo(script(0));
+    api.down.set(false);
+    Eventually.equals("changes made while the API was down", script(1), this::discoverHosts);
+    Eventually.until("watching again", () -> api.openWatches() == 1);
+    // Failed watch reconnects hand over to the informer, which lists once and watches.
+    assertThat(api.lists.get()).isBetween(1, 2).isLessThanOrEqualTo(api.watchRequests.get());
+  }
+
+  @Test
+  void goneAfterADropMakesTheInformerListAgain() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "None", false);
+    Eventually.equals("initial", script(0), this::discoverHosts);
+    Eventually.until("watch open", () -> api.openWatches() == 1);
+
+    api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
+    api.delete("pi-worker-0");
+    api.goneOnNextWatch.set(true);
+    api.dropWatches();
+    Eventually.equals("state after the re-list", script(1), this::discoverHosts);
+    Eventually.until("watching again", () -> api.openWatches() == 1);
+    assertThat(api.goneOnNextWatch).as("410 Gone was sent").isFalse();
+    assertThat(api.lists.get()).as("a list after 410 Gone").isGreaterThanOrEqualTo(2);
+    assertThat(api.lists.get()).isLessThanOrEqualTo(api.watchRequests.get());
+  }
+
+  @Test
+  void theApiUnavailableAtStartThenBack() {
+    api.down.set(true);
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "None", false);
+    api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
+    assertThat(dir.resolve("ready")).doesNotExist();
+    api.down.set(false);
+    Eventually.equals("state once the API is back", script(0, 1), this::discoverHosts);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+  }
+
+  @Test
+  void runningPolicyScalesTheStatefulSetToZeroWithServerSideApplyOnSuccess() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.scaleFailures.set(1); // the first attempt fails; the clean-up retries
+    runSidecar(1, "pi-worker", "Running", false);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
+
+    Eventually.until("scale patch", () -> api.scalePatches.size() == 1);
+    RecordedRequest patch = api.scalePatches.get(0);
+    assertThat(patch.getPath())
+        .isEqualTo(
+            "/apis/apps/v1/namespaces/team/statefulsets/pi-worker/scale"
+                + "?fieldManager=jobc-sidecar&force=true");
+    assertThat(patch.getHeader("Content-Type")).startsWith("application/apply-patch+yaml");
+    assertThat(patch.getUtf8Body())
+        .isEqualTo(
+            "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":"
+                + "\"pi-worker\",\"namespace\":\"team\"},\"spec\":{\"replicas\":0}}");
+    Eventually.until(
+        "WorkersScaledDown event",
+        () ->
+            events().stream()
+                .anyMatch(
+                    e ->
+                        "WorkersScaledDown".equals(e.getReason())
+                            && e.getMessage().startsWith("launcher succeeded; cleanPodPolicy")));
+    // Later pod changes do not clean up twice.
+    api.setReady("pi-worker-0", false);
+    Eventually.equals("worker gone", script(), this::discoverHosts);
+    assertThat(api.scalePatches).hasSize(1);
+  }
+
+  @Test
+  void allPolicyWithoutAStatefulSetDeletesTheWorkerPods() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
+    api.setPhase("pi-worker-1", "Succeeded");
+    runSidecar(1, null, "All", false);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
+    Eventually.until(
+        "workers deleted",
+        () ->
+            api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-0").get() == null
+                && api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-1").get()
+                    == null);
+    Eventually.until(
+        "WorkersDeleted event",
+        () -> events().stream().anyMatch(e -> "WorkersDeleted".equals(e.getReason())));
+  }
+
+  @Test
+  void runningPolicyWithoutAStatefulSetKeepsPodsThatHaveEnded() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
+    api.setPhase("pi-worker-1", "Failed");
+    runSidecar(1, null, "Running", false);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
+    Eventually.until(
+        "running worker deleted",
+        () -> api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-0").get() == null);
+    Eventually.until(
+        "WorkersDeleted event",
+        () -> events().stream().anyMatch(e -> "WorkersDeleted".equals(e.getReason())));
+    assertThat(api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-1").get())
+        .isNotNull();
+  }
+
+  @Test
+  void nonePolicyKeepsTheWorkersAndSaysSo() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "None", false);
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
+    Eventually.until(
+        "WorkersKept event",
+        () -> events().stream().anyMatch(e -> "WorkersKept".equals(e.getReason())));
+    assertThat(api.scalePatches).isEmpty();
+  }
+
+  @Test
+  void aFailedLauncherThatMayBeRetriedKeepsTheWorkers() throws Exception {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "All", false);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 3);
+    // SIGTERM: the final read of the launcher pod sees the failure and still keeps the workers.
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).isEmpty();
+  }
+
+  @Test
+  void aFinalFailureCleansUpAtSigtermEvenBeforeTheWatchDeliversIt() throws Exception {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "All", true);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.down.set(true); // the watch cannot deliver the launcher's end...
+    api.dropWatches();
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 1);
+    api.down.set(false); // ...but the read at SIGTERM can
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).hasSize(1);
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersScaledDown".equals(e.getReason())
+                    && e.getMessage().startsWith("launcher failed (exit code 1)"));
+  }
+}
