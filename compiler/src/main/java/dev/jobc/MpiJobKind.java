@@ -91,6 +91,9 @@ final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan> {
 
   @Override
   public List<HasMetadata> generate(MpiJobPlan plan) {
+    // Planned before the generators run: they edit the model's pod templates in place, and
+    // minResources must see the user's templates.
+    var gang = GangPlanner.plan(plan.job());
     // kubexec execs into workers; with ssh (mpi-operator v2beta1 creates no RBAC) the launcher's
     // jobc-sidecar still watches pods, releases the workers and records events.
     List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
@@ -105,12 +108,11 @@ final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan> {
     }
     out.add(launchers.generate(plan));
     // Gang scheduling decorates whatever carries pods, then adds the PodGroup.
-    GangPlanner.plan(plan.job())
-        .ifPresent(
-            gang -> {
-              GangScheduling.decorate(gang, plan.name(), out);
-              out.add(podGroups.generate(plan, gang));
-            });
+    gang.ifPresent(
+        g -> {
+          GangScheduling.decorate(g, plan.name(), out);
+          out.add(podGroups.generate(plan, g));
+        });
     return out;
   }
 }

@@ -4,7 +4,7 @@ import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.MpiLabels;
 import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServiceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceSpec;
 import java.util.Map;
 
 /**
@@ -35,13 +35,13 @@ public final class HeadlessServiceGenerator {
       Map<String, String> labels,
       Map<String, String> selector,
       boolean publishNotReady) {
-    return new ServiceBuilder()
-        .withMetadata(Metadata.of(name, namespace, labels))
-        .withNewSpec()
-        .withClusterIP("None")
-        .withSelector(selector)
-        .withPublishNotReadyAddresses(publishNotReady)
-        .endSpec()
-        .build();
+    ServiceSpec spec = new ServiceSpec();
+    spec.setClusterIP("None");
+    spec.setSelector(selector);
+    spec.setPublishNotReadyAddresses(publishNotReady);
+    Service service = new Service();
+    service.setMetadata(Metadata.of(name, namespace, labels));
+    service.setSpec(spec);
+    return service;
   }
 }

@@ -6,17 +6,16 @@ import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.MpiLabels;
 import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,10 +34,15 @@ public final class LauncherJobGenerator {
 
   public Job generate(MpiJobPlan plan) {
     var replica = plan.job().launcher();
-    PodTemplateSpec template = PodTemplates.copy(replica.template());
+    // Edited in place: the model is bound afresh per compilation and this is the template's only
+    // consumer (a fabric8 builder copy cost more than the rest of the compile; bench/README.md).
+    PodTemplateSpec template = replica.template();
+    if (template.getMetadata() == null) {
+      template.setMetadata(new ObjectMeta());
+    }
     var labels =
         Metadata.merge(
-            template.getMetadata() == null ? null : template.getMetadata().getLabels(),
+            template.getMetadata().getLabels(),
             MpiLabels.podLabels(plan.era(), plan.name(), MpiLabels.LAUNCHER));
     if (plan.launcherHost() != null) {
       // mpi-operator v2beta1: with runLauncherAsWorker the launcher is replica index 0.
@@ -55,16 +59,18 @@ public final class LauncherJobGenerator {
       PodTemplates.appendSearch(plan, spec);
     }
 
-    List<Container> containers = new ArrayList<>(spec.getContainers());
-    ContainerBuilder main = new ContainerBuilder(containers.get(0));
+    Container main = spec.getContainers().get(0);
+    List<EnvVar> env = new ArrayList<>(main.getEnv() == null ? List.of() : main.getEnv());
     for (Env e : plan.launcherEnv()) {
-      main.addToEnv(new EnvVar(e.name(), e.value(), null));
+      env.add(new EnvVar(e.name(), e.value(), null));
     }
+    main.setEnv(env);
     var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
     // kubexec.sh runs kubectl as this account, and the jobc-sidecar watches pods with it.
     spec.setServiceAccountName(Naming.launcher(plan.name()));
     if (plan.ssh()) {
-      main.addToVolumeMounts(PodTemplates.sshMount(plan), runtimeMount());
+      main.setVolumeMounts(
+          PodTemplates.append(main.getVolumeMounts(), PodTemplates.sshMount(plan), runtimeMount()));
       volumes.add(PodTemplates.sshVolume(plan));
       volumes.add(
           PodTemplates.configVolume(
@@ -74,7 +80,8 @@ public final class LauncherJobGenerator {
               MpiConfigMapGenerator.DISCOVER_HOSTS,
               PodTemplates.MODE_EXECUTABLE));
     } else {
-      main.addToVolumeMounts(kubectlMount(), runtimeMount());
+      main.setVolumeMounts(
+          PodTemplates.append(main.getVolumeMounts(), kubectlMount(), runtimeMount()));
       var inits =
           new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
       inits.add(
@@ -84,12 +91,10 @@ public final class LauncherJobGenerator {
               Naming.KUBECTL_VOLUME,
               Naming.KUBECTL_MOUNT));
       spec.setInitContainers(inits);
-      volumes.add(
-          new VolumeBuilder()
-              .withName(Naming.KUBECTL_VOLUME)
-              .withNewEmptyDir()
-              .endEmptyDir()
-              .build());
+      Volume kubectl = new Volume();
+      kubectl.setName(Naming.KUBECTL_VOLUME);
+      kubectl.setEmptyDir(new EmptyDirVolumeSource());
+      volumes.add(kubectl);
       volumes.add(
           PodTemplates.configVolume(
               plan,
@@ -104,13 +109,12 @@ public final class LauncherJobGenerator {
     // the sidecar's startup probe reports the workers Ready.
     var inits =
         new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
-    inits.add(SidecarContainers.mpiRun(plan, containers.get(0).getName()));
+    inits.add(SidecarContainers.mpiRun(plan, main.getName()));
     spec.setInitContainers(inits);
     volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
     volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
-    containers.set(0, main.build());
-    spec.setContainers(containers);
     spec.setVolumes(volumes);
+    template.getMetadata().setLabels(labels);
 
     var job = plan.job();
     Integer backoffLimit = job.backoffLimit();
@@ -120,24 +124,19 @@ public final class LauncherJobGenerator {
     }
     var jobLabels = MpiLabels.objectLabels(plan.name());
     jobLabels.putAll(plan.kueueLabels());
-    return new JobBuilder()
-        .withMetadata(Metadata.of(Naming.launcher(plan.name()), plan.namespace(), jobLabels))
-        .withNewSpec()
-        .withBackoffLimit(backoffLimit)
-        .withActiveDeadlineSeconds(job.activeDeadlineSeconds())
-        .withTtlSecondsAfterFinished(job.ttlSecondsAfterFinished())
-        .withSuspend(job.suspend() ? Boolean.TRUE : null)
-        // Replace a failed launcher pod only once it has fully terminated (mpi-operator v2beta1,
-        // kubernetes/kubernetes#115844).
-        .withPodReplacementPolicy("Failed")
-        .withNewTemplateLike(template)
-        .editOrNewMetadata()
-        .withLabels(labels)
-        .endMetadata()
-        .withSpec(spec)
-        .endTemplate()
-        .endSpec()
-        .build();
+    JobSpec jobSpec = new JobSpec();
+    jobSpec.setBackoffLimit(backoffLimit);
+    jobSpec.setActiveDeadlineSeconds(job.activeDeadlineSeconds());
+    jobSpec.setTtlSecondsAfterFinished(job.ttlSecondsAfterFinished());
+    jobSpec.setSuspend(job.suspend() ? Boolean.TRUE : null);
+    // Replace a failed launcher pod only once it has fully terminated (mpi-operator v2beta1,
+    // kubernetes/kubernetes#115844).
+    jobSpec.setPodReplacementPolicy("Failed");
+    jobSpec.setTemplate(template);
+    Job launcher = new Job();
+    launcher.setMetadata(Metadata.of(Naming.launcher(plan.name()), plan.namespace(), jobLabels));
+    launcher.setSpec(jobSpec);
+    return launcher;
   }
 
   /**
@@ -145,28 +144,20 @@ public final class LauncherJobGenerator {
    * cannot hold a file that changes at run time (see {@link Naming#RUNTIME_VOLUME}).
    */
   private static VolumeMount runtimeMount() {
-    return new VolumeMountBuilder()
-        .withName(Naming.RUNTIME_VOLUME)
-        .withMountPath(Naming.CONFIG_MOUNT)
-        .withReadOnly(true)
-        .build();
+    VolumeMount mount = PodTemplates.mount(Naming.RUNTIME_VOLUME, Naming.CONFIG_MOUNT);
+    mount.setReadOnly(true);
+    return mount;
   }
 
   /** A small memory-backed emptyDir (the files are a few KiB; a ConfigMap holds at most 1 MiB). */
   private static Volume memoryVolume(String name, String size) {
-    return new VolumeBuilder()
-        .withName(name)
-        .withNewEmptyDir()
-        .withMedium("Memory")
-        .withSizeLimit(new Quantity(size))
-        .endEmptyDir()
-        .build();
+    Volume volume = new Volume();
+    volume.setName(name);
+    volume.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity(size)));
+    return volume;
   }
 
   private static VolumeMount kubectlMount() {
-    return new VolumeMountBuilder()
-        .withName(Naming.KUBECTL_VOLUME)
-        .withMountPath(Naming.KUBECTL_MOUNT)
-        .build();
+    return PodTemplates.mount(Naming.KUBECTL_VOLUME, Naming.KUBECTL_MOUNT);
   }
 }

@@ -4,11 +4,12 @@ import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.MpiLabels;
 import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
-import io.fabric8.kubernetes.api.model.rbac.PolicyRuleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleRef;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -29,26 +30,12 @@ public final class LauncherRbacGenerator {
       // The sidecar's clean-up: the one StatefulSet's scale, or the worker pods by name.
       sidecar.add(
           plan.podWorkers()
-              ? new PolicyRuleBuilder()
-                  .withApiGroups("")
-                  .withResources("pods")
-                  .withResourceNames(plan.roleExecPods())
-                  .withVerbs("delete")
-                  .build()
-              : new PolicyRuleBuilder()
-                  .withApiGroups("apps")
-                  .withResources("statefulsets/scale")
-                  .withResourceNames(Naming.workerSet(plan.name()))
-                  .withVerbs("patch")
-                  .build());
+              ? rule("", "pods", plan.roleExecPods(), "delete")
+              : rule(
+                  "apps", "statefulsets/scale", List.of(Naming.workerSet(plan.name())), "patch"));
     }
     // The sidecar reports the gate and the clean-up as Events on the launcher Job.
-    sidecar.add(
-        new PolicyRuleBuilder()
-            .withApiGroups("")
-            .withResources("events")
-            .withVerbs("create")
-            .build());
+    sidecar.add(rule("", "events", null, "create"));
     return objects(
         Naming.launcher(plan.name()),
         plan.namespace(),
@@ -75,40 +62,33 @@ public final class LauncherRbacGenerator {
       List<String> execPods,
       List<PolicyRule> extra) {
     List<PolicyRule> rules = new ArrayList<>();
-    rules.add(
-        new PolicyRuleBuilder()
-            .withApiGroups("")
-            .withResources("pods")
-            .withVerbs("get", "list", "watch")
-            .build());
+    rules.add(rule("", "pods", null, "get", "list", "watch"));
     if (!execPods.isEmpty()) {
-      rules.add(
-          new PolicyRuleBuilder()
-              .withApiGroups("")
-              .withResources("pods/exec")
-              .withResourceNames(execPods)
-              .withVerbs("create")
-              .build());
+      rules.add(rule("", "pods/exec", execPods, "create"));
     }
     rules.addAll(extra);
-    return List.of(
-        new ServiceAccountBuilder().withMetadata(Metadata.of(name, namespace, labels)).build(),
-        new RoleBuilder()
-            .withMetadata(Metadata.of(name, namespace, labels))
-            .withRules(rules)
-            .build(),
-        new RoleBindingBuilder()
-            .withMetadata(Metadata.of(name, namespace, labels))
-            .addNewSubject()
-            .withKind("ServiceAccount")
-            .withName(name)
-            .withNamespace(namespace)
-            .endSubject()
-            .withNewRoleRef()
-            .withApiGroup("rbac.authorization.k8s.io")
-            .withKind("Role")
-            .withName(name)
-            .endRoleRef()
-            .build());
+    // Plain constructors: fabric8 builders copy their arguments through reflection.
+    ServiceAccount account = new ServiceAccount();
+    account.setMetadata(Metadata.of(name, namespace, labels));
+    Role role = new Role();
+    role.setMetadata(Metadata.of(name, namespace, labels));
+    role.setRules(rules);
+    RoleBinding binding = new RoleBinding();
+    binding.setMetadata(Metadata.of(name, namespace, labels));
+    binding.setSubjects(List.of(new Subject(null, "ServiceAccount", name, namespace)));
+    binding.setRoleRef(new RoleRef("rbac.authorization.k8s.io", "Role", name));
+    return List.of(account, role, binding);
+  }
+
+  /** One rule on the core or another API group; {@code names} null for all resources. */
+  static PolicyRule rule(String group, String resource, List<String> names, String... verbs) {
+    PolicyRule rule = new PolicyRule();
+    rule.setApiGroups(List.of(group));
+    rule.setResources(List.of(resource));
+    if (names != null) {
+      rule.setResourceNames(List.copyOf(names));
+    }
+    rule.setVerbs(List.of(verbs));
+    return rule;
   }
 }

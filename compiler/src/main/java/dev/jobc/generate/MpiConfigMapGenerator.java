@@ -6,7 +6,6 @@ import dev.jobc.plan.MpiLabels;
 import dev.jobc.plan.Naming;
 import dev.jobc.render.Templates;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -62,14 +61,12 @@ public final class MpiConfigMapGenerator {
     if (!plan.ssh()) {
       data.put(KUBEXEC, templates.render("mpijob/kubexec.sh.ftl", kubexecModel));
     }
-    return new ConfigMapBuilder()
-        .withMetadata(
-            Metadata.of(
-                Naming.configMap(plan.name()),
-                plan.namespace(),
-                MpiLabels.objectLabels(plan.name())))
-        .withData(data)
-        .build();
+    ConfigMap configMap = new ConfigMap();
+    configMap.setMetadata(
+        Metadata.of(
+            Naming.configMap(plan.name()), plan.namespace(), MpiLabels.objectLabels(plan.name())));
+    configMap.setData(data);
+    return configMap;
   }
 
   private static void requireSafe(String host) {

@@ -3,8 +3,9 @@ package dev.jobc.generate;
 import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.MpiLabels;
 import dev.jobc.plan.Naming;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
+import io.fabric8.kubernetes.api.model.apps.StatefulSetSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -28,17 +29,17 @@ public final class WorkerStatefulSetGenerator {
       // (Argo CD needs ignoreDifferences on the Application instead: see README.)
       meta.setAnnotations(new LinkedHashMap<>(Map.of(FLUX_SSA, "IfNotPresent")));
     }
-    return new StatefulSetBuilder()
-        .withMetadata(meta)
-        .withNewSpec()
-        .withReplicas(plan.workers())
-        .withServiceName(Naming.service(plan.name()))
-        .withPodManagementPolicy("Parallel")
-        .withNewSelector()
-        .withMatchLabels(MpiLabels.roleSelector(plan.era(), plan.name(), MpiLabels.WORKER))
-        .endSelector()
-        .withTemplate(WorkerTemplates.build(plan, "Always"))
-        .endSpec()
-        .build();
+    StatefulSetSpec spec = new StatefulSetSpec();
+    spec.setReplicas(plan.workers());
+    spec.setServiceName(Naming.service(plan.name()));
+    spec.setPodManagementPolicy("Parallel");
+    LabelSelector selector = new LabelSelector();
+    selector.setMatchLabels(MpiLabels.roleSelector(plan.era(), plan.name(), MpiLabels.WORKER));
+    spec.setSelector(selector);
+    spec.setTemplate(WorkerTemplates.build(plan, "Always"));
+    StatefulSet set = new StatefulSet();
+    set.setMetadata(meta);
+    set.setSpec(spec);
+    return set;
   }
 }
