@@ -20,6 +20,7 @@ public final class DglServiceGenerator {
         plan.namespace(),
         MpiLabels.objectLabels(plan.name()),
         DglLabels.jobSelector(plan.name()),
-        false);
+        // Workers resolve each other while still initialising (DglWorkerGenerator).
+        true);
   }
 }

@@ -18,6 +18,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +71,47 @@ public final class DglWorkerGenerator {
             .build());
   }
 
+  /**
+   * dglrun's phase 4 runs {@code revise_hostfile.py --ip_config /etc/dgl/hostfile} on every worker,
+   * and the DGL servers bind to the addresses it writes, which must be IPs. The operator rewrote
+   * its ConfigMap with pod IPs at run time; jobc's ConfigMap holds stable DNS names, so this init
+   * container (the worker's own image: it needs only sh and getent) resolves them once every worker
+   * has an address (the Service publishes not-ready addresses, so no worker waits for another to be
+   * Ready) and writes the operator's IP-based hostfile into the worker's /etc/dgl, next to copies
+   * of the other files. No brace expansions: Flux substitution would rewrite them.
+   */
+  static final String RESOLVE_SCRIPT =
+      String.join(
+          "\n",
+          "set -eu",
+          "cd " + DglNaming.CONFIG_MOUNT,
+          "src=" + DglNaming.CONFIG_SOURCE_MOUNT,
+          "cp $src/kubexec.sh $src/partfile $src/leadfile .",
+          ": > hostfile.tmp",
+          "while read -r name port pod slots; do",
+          "  tries=0",
+          "  until addr=$(getent hosts \"$name\") && [ -n \"$addr\" ]; do",
+          "    tries=$((tries + 1))",
+          "    if [ $tries -gt 600 ]; then echo \"jobc: $name does not resolve\" >&2; exit 1; fi",
+          "    sleep 1",
+          "  done",
+          "  set -- $addr",
+          "  echo \"$1 $port $pod $slots\" >> hostfile.tmp",
+          "done < $src/hostfile",
+          "mv hostfile.tmp hostfile",
+          "");
+
+  private static Container resolveHosts(String image) {
+    Container c = new Container();
+    c.setName(DglNaming.RESOLVE_HOSTS);
+    c.setImage(image);
+    c.setCommand(List.of("sh", "-c", RESOLVE_SCRIPT));
+    VolumeMount source = mount(DglNaming.CONFIG_VOLUME, DglNaming.CONFIG_SOURCE_MOUNT);
+    source.setReadOnly(true);
+    c.setVolumeMounts(List.of(source, mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT)));
+    return c;
+  }
+
   /** The worker pod for {@code pod}, or the StatefulSet's template when it is {@code null}. */
   private static PodTemplateSpec template(DglJobPlan plan, String pod) {
     PodTemplateSpec template = PodTemplates.copy(plan.job().worker().template());
@@ -88,13 +130,17 @@ public final class DglWorkerGenerator {
     }
     main.addToVolumeMounts(
         mount(DglNaming.SHM_VOLUME, DglNaming.SHM_MOUNT),
-        mount(DglNaming.CONFIG_VOLUME, DglNaming.CONFIG_MOUNT));
+        mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT));
     containers.set(0, main.build());
     spec.setContainers(containers);
+    List<Container> inits = orEmpty(spec.getInitContainers());
+    inits.add(resolveHosts(original.getImage()));
+    spec.setInitContainers(inits);
 
     List<io.fabric8.kubernetes.api.model.Volume> volumes = orEmpty(spec.getVolumes());
     volumes.add(DglPodParts.shm(plan));
     volumes.add(DglPodParts.fullConfig(plan));
+    volumes.add(DglPodParts.emptyDir(DglNaming.IPCONFIG_VOLUME));
     spec.setVolumes(volumes);
 
     template.setMetadata(

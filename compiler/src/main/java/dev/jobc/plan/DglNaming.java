@@ -31,6 +31,12 @@ public final class DglNaming {
    */
   public static final String IPCONFIG_VOLUME = "ipconfig-volume";
 
+  /** Where workers see the ConfigMap's DNS-name files, for the init container to resolve. */
+  public static final String CONFIG_SOURCE_MOUNT = "/etc/jobc/dgl-config";
+
+  /** The worker init container that writes the IP-based files into the worker's /etc/dgl. */
+  public static final String RESOLVE_HOSTS = "jobc-resolve-hosts";
+
   public static final String KUBECTL_DOWNLOAD = "kubectl-download";
   public static final String PARTITIONER_WATCHER = "watcher-loop-partitioner";
   public static final String WORKER_WATCHER = "watcher-loop-worker";
@@ -43,9 +49,9 @@ public final class DglNaming {
   public static final Set<String> RESERVED_VOLUMES =
       Set.of(CONFIG_VOLUME, KUBECTL_VOLUME, SHM_VOLUME, DATASET_VOLUME, IPCONFIG_VOLUME);
   public static final Set<String> RESERVED_MOUNTS =
-      Set.of(CONFIG_MOUNT, KUBECTL_MOUNT, SHM_MOUNT, DATASET_MOUNT);
+      Set.of(CONFIG_MOUNT, KUBECTL_MOUNT, SHM_MOUNT, DATASET_MOUNT, CONFIG_SOURCE_MOUNT);
   public static final Set<String> RESERVED_INIT_CONTAINERS =
-      Set.of(KUBECTL_DOWNLOAD, PARTITIONER_WATCHER, WORKER_WATCHER);
+      Set.of(KUBECTL_DOWNLOAD, PARTITIONER_WATCHER, WORKER_WATCHER, RESOLVE_HOSTS);
 
   private DglNaming() {}
 
