@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  *     gpusPerNode}
  * @param unitsPerNode per-node count for v1alpha1 {@code processingUnits:} totals without {@code
  *     processingUnitsPerNode}
+ * @param disableFluxSubstitution annotate every generated object with {@value
+ *     #FLUX_SUBSTITUTE_ANNOTATION}{@code : disabled}, so that Flux's post-build substitution leaves
+ *     {@code ${...}} in commands and scripts alone
  */
 public record CompileOptions(
     String namespace,
@@ -37,7 +40,11 @@ public record CompileOptions(
     String gangScheduler,
     WorkerKind workers,
     int gpusPerNode,
-    int unitsPerNode) {
+    int unitsPerNode,
+    boolean disableFluxSubstitution) {
+
+  /** The Flux kustomize-controller annotation that turns off post-build substitution per object. */
+  public static final String FLUX_SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute";
 
   /** Default for {@link #kubectlImage}: an image with a shell and kubectl on the PATH. */
   public static final String DEFAULT_KUBECTL_IMAGE = "docker.io/alpine/k8s:1.32.4";
@@ -114,7 +121,10 @@ public record CompileOptions(
     }
   }
 
-  /** No namespace fallback, no cluster domain, kubexec transport, StatefulSet workers. */
+  /**
+   * No namespace fallback, no cluster domain, kubexec transport, StatefulSet workers, Flux
+   * substitution left on.
+   */
   public static CompileOptions defaults() {
     return new CompileOptions(
         null,
@@ -126,7 +136,8 @@ public record CompileOptions(
         null,
         WorkerKind.STATEFUL_SET,
         DEFAULT_PER_NODE,
-        DEFAULT_PER_NODE);
+        DEFAULT_PER_NODE,
+        false);
   }
 
   public CompileOptions withNamespace(String value) {
@@ -140,7 +151,8 @@ public record CompileOptions(
         gangScheduler,
         workers,
         gpusPerNode,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withClusterDomain(String value) {
@@ -154,7 +166,8 @@ public record CompileOptions(
         gangScheduler,
         workers,
         gpusPerNode,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withKubectlImage(String value) {
@@ -168,7 +181,8 @@ public record CompileOptions(
         gangScheduler,
         workers,
         gpusPerNode,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withSidecarImage(String value) {
@@ -182,7 +196,8 @@ public record CompileOptions(
         gangScheduler,
         workers,
         gpusPerNode,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withTransport(Transport value) {
@@ -196,7 +211,8 @@ public record CompileOptions(
         gangScheduler,
         workers,
         gpusPerNode,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withSshSecret(String value) {
@@ -210,7 +226,8 @@ public record CompileOptions(
         gangScheduler,
         workers,
         gpusPerNode,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withGangScheduler(String value) {
@@ -224,7 +241,8 @@ public record CompileOptions(
         value,
         workers,
         gpusPerNode,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withWorkers(WorkerKind value) {
@@ -238,7 +256,8 @@ public record CompileOptions(
         gangScheduler,
         value,
         gpusPerNode,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withGpusPerNode(int value) {
@@ -252,7 +271,8 @@ public record CompileOptions(
         gangScheduler,
         workers,
         value,
-        unitsPerNode);
+        unitsPerNode,
+        disableFluxSubstitution);
   }
 
   public CompileOptions withUnitsPerNode(int value) {
@@ -266,6 +286,22 @@ public record CompileOptions(
         gangScheduler,
         workers,
         gpusPerNode,
+        value,
+        disableFluxSubstitution);
+  }
+
+  public CompileOptions withDisableFluxSubstitution(boolean value) {
+    return new CompileOptions(
+        namespace,
+        clusterDomain,
+        kubectlImage,
+        sidecarImage,
+        transport,
+        sshSecret,
+        gangScheduler,
+        workers,
+        gpusPerNode,
+        unitsPerNode,
         value);
   }
 

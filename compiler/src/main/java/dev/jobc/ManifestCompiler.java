@@ -119,7 +119,15 @@ public final class ManifestCompiler {
     for (Accepted job : ready) {
       Object plan = job.kind().plan(job.model(), options);
       for (HasMetadata object : job.kind().generate(plan)) {
-        rendered.add(new Rendered(ObjectTrees.tree(object), true, job.doc()));
+        ObjectNode tree = ObjectTrees.tree(object);
+        if (options.disableFluxSubstitution()) {
+          // Here rather than in each generator: it must reach every generated object, of every
+          // job kind, including those of generators added later.
+          ((ObjectNode) tree.path("metadata"))
+              .withObject("annotations")
+              .put(CompileOptions.FLUX_SUBSTITUTE_ANNOTATION, "disabled");
+        }
+        rendered.add(new Rendered(tree, true, job.doc()));
       }
     }
     for (Document doc : passThrough) {
@@ -169,12 +177,70 @@ public final class ManifestCompiler {
                                     + earlier.source().name()
                                     + ":"
                                     + earlier.positions().documentStart().line())))));
+    if (!options.disableFluxSubstitution()) {
+      diagnostics.addAll(fluxSubstitutionWarnings(rendered, objects));
+    }
     diagnostics.sort(Diagnostic.ORDER);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
       return new CompileResult(List.of(), diagnostics);
     }
     objects.sort(Ordering.ORDER);
     return new CompileResult(objects, diagnostics);
+  }
+
+  /**
+   * Warns about generated text holding {@code ${}: Flux's post-build substitution would replace it
+   * (an unset variable becomes the empty string) unless the object is annotated. One warning per
+   * input field that brought it in; {@code rendered} and {@code objects} are parallel lists.
+   */
+  private static List<Diagnostic> fluxSubstitutionWarnings(
+      List<Rendered> rendered, List<OutputObject> objects) {
+    Map<Document, List<String>> jobs = new LinkedHashMap<>();
+    for (int i = 0; i < rendered.size(); i++) {
+      OutputObject o = objects.get(i);
+      if (rendered.get(i).canonical() && o.yaml().contains("${")) {
+        jobs.computeIfAbsent(rendered.get(i).origin(), d -> new ArrayList<>())
+            .add(o.kind() + " " + o.name());
+      }
+    }
+    List<Diagnostic> warnings = new ArrayList<>();
+    String remedy =
+        "Flux post-build substitution would replace it; if Flux applies this output, render with"
+            + " --disable-flux-substitution (or write $${VAR})";
+    jobs.forEach(
+        (doc, names) -> {
+          List<FieldPath> fields = new ArrayList<>();
+          dollarBraces(doc.root(), "", doc.root(), fields);
+          if (fields.isEmpty()) {
+            warnings.add(
+                locate(
+                    doc,
+                    Finding.warning(
+                        FieldPath.root(),
+                        String.join(", ", names) + " contain \"${\"; " + remedy)));
+          }
+          for (FieldPath field : fields) {
+            warnings.add(locate(doc, Finding.warning(field, "contains \"${\"; " + remedy)));
+          }
+        });
+    return warnings;
+  }
+
+  /** Collects the paths of string values below {@code node} that contain {@code ${}. */
+  private static void dollarBraces(
+      JsonNode root, String pointer, JsonNode node, List<FieldPath> out) {
+    if (node.isTextual() && node.asText().contains("${")) {
+      out.add(FieldPath.fromPointer(pointer, p -> root.at(p).isArray()));
+    } else if (node.isArray()) {
+      for (int i = 0; i < node.size(); i++) {
+        dollarBraces(root, pointer + "/" + i, node.get(i), out);
+      }
+    } else if (node.isObject()) {
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
+        String segment = field.getKey().replace("~", "~0").replace("/", "~1");
+        dollarBraces(root, pointer + "/" + segment, field.getValue(), out);
+      }
+    }
   }
 
   /** The JSON Schema text used for an input kind, or {@code null} when the kind is not accepted. */

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -23,7 +24,13 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = JobcCommand.Version.class,
     description = "Compiles MPIJob, DGLJob and TFJob specs into plain Kubernetes objects.",
-    subcommands = {RenderCommand.class, SchemaCommand.class, HelpCommand.class},
+    subcommands = {
+      RenderCommand.class,
+      KrmCommand.class,
+      ArgoCdCommand.class,
+      SchemaCommand.class,
+      HelpCommand.class
+    },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -36,9 +43,11 @@ public final class JobcCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
-  /** Runs in the process's current directory and reads {@code System.in}. */
+  private final Map<String, String> environment;
+
+  /** Runs in the process's current directory, reads {@code System.in} and the process env. */
   public JobcCommand() {
-    this(Path.of(""), System.in);
+    this(Path.of(""), System.in, System.getenv());
   }
 
   /**
@@ -46,8 +55,19 @@ public final class JobcCommand implements Callable<Integer> {
    * against it but keep their spelling in messages, and {@code -} reads {@code stdin}.
    */
   public JobcCommand(Path workingDirectory, InputStream stdin) {
+    this(workingDirectory, stdin, Map.of());
+  }
+
+  /** As above, with {@code environment} standing for the process environment. */
+  public JobcCommand(Path workingDirectory, InputStream stdin, Map<String, String> environment) {
     this.workingDirectory = Objects.requireNonNull(workingDirectory, "workingDirectory");
     this.stdin = Objects.requireNonNull(stdin, "stdin");
+    this.environment = Map.copyOf(environment);
+  }
+
+  /** The environment variables subcommands may read (only {@code jobc argocd} does). */
+  Map<String, String> environment() {
+    return environment;
   }
 
   Path workingDirectory() {

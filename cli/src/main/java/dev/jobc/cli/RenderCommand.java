@@ -1,22 +1,17 @@
 package dev.jobc.cli;
 
 import dev.jobc.CompileOptions;
-import dev.jobc.CompileResult;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.OutputObject;
-import dev.jobc.diag.Code;
-import dev.jobc.diag.Diagnostic;
-import dev.jobc.diag.Severity;
-import java.io.IOException;
+import dev.jobc.frontend.NamedOptions;
+import dev.jobc.frontend.OutputDirectory;
+import dev.jobc.frontend.Render;
+import dev.jobc.frontend.RenderedDirectory;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.SortedMap;
-import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -106,6 +101,13 @@ final class RenderCommand implements Callable<Integer> {
   private String kubectlImage = CompileOptions.DEFAULT_KUBECTL_IMAGE;
 
   @Option(
+      names = "--disable-flux-substitution",
+      description =
+          "Annotate generated objects kustomize.toolkit.fluxcd.io/substitute: disabled, so that"
+              + " Flux post-build substitution leaves ${...} in commands and scripts alone.")
+  private boolean disableFluxSubstitution;
+
+  @Option(
       names = "--sidecar-image",
       paramLabel = "IMAGE",
       description =
@@ -176,21 +178,30 @@ final class RenderCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
 
-    InputFiles inputs = InputFiles.read(paths, parent.workingDirectory(), parent.stdin());
-    CompileResult result = new ManifestCompiler().compile(inputs.sources(), options);
-    List<Diagnostic> diagnostics = new ArrayList<>(inputs.diagnostics());
-    diagnostics.addAll(result.diagnostics());
-    diagnostics.sort(Diagnostic.ORDER);
-    boolean failed = print(err, diagnostics) || !result.ok();
+    Render render =
+        Render.of(
+            new ManifestCompiler(), paths, parent.workingDirectory(), parent.stdin(), options);
+    // "\n", not println: the output must be the same bytes on every platform.
+    err.print(render.report());
 
     int exitCode;
-    if (failed) {
+    if (!render.ok()) {
       exitCode = ExitCode.SOFTWARE;
     } else if (destination == null) {
-      out.print(result.yaml());
+      out.print(render.result().yaml());
       exitCode = ExitCode.OK;
     } else {
-      exitCode = toDirectory(result.objects(), inputs, err);
+      boolean check = destination.check != null;
+      String dirName = check ? destination.check : destination.output;
+      OutputDirectory dir =
+          new OutputDirectory(dirName, parent.workingDirectory().resolve(dirName));
+      List<OutputObject> objects = render.result().objects();
+      RenderedDirectory.Outcome outcome =
+          check
+              ? RenderedDirectory.check(objects, dir)
+              : RenderedDirectory.write(objects, dir, render.inputs().files());
+      err.print(outcome.report());
+      exitCode = outcome.ok() ? ExitCode.OK : ExitCode.SOFTWARE;
     }
     err.flush();
     // PrintWriter swallows write errors (a full disk, a closed pipe); don't report success then.
@@ -203,132 +214,31 @@ final class RenderCommand implements Callable<Integer> {
   }
 
   private CompileOptions options() {
+    Map<String, String> named = new LinkedHashMap<>();
+    named.put("kubectl-image", kubectlImage);
+    if (namespace != null) {
+      named.put("namespace", namespace);
+    }
+    if (clusterDomain != null) {
+      named.put("cluster-domain", clusterDomain);
+    }
+    named.put("disable-flux-substitution", String.valueOf(disableFluxSubstitution));
+    named.put("transport", transport);
+    if (sshSecret != null) {
+      named.put("ssh-secret", sshSecret); // implies --transport ssh
+    }
+    named.put("workers", workers);
+    named.put("gpus-per-node", String.valueOf(gpusPerNode));
+    named.put("units-per-node", String.valueOf(unitsPerNode));
+    named.put("sidecar-image", sidecarImage);
+    if (gangScheduler != null) {
+      named.put("gang-scheduler", gangScheduler);
+    }
     try {
-      CompileOptions options =
-          CompileOptions.defaults()
-              .withKubectlImage(kubectlImage)
-              .withSidecarImage(sidecarImage)
-              .withTransport(CompileOptions.Transport.parse(transport))
-              .withWorkers(CompileOptions.WorkerKind.parse(workers))
-              .withGpusPerNode(gpusPerNode)
-              .withUnitsPerNode(unitsPerNode);
-      if (sshSecret != null) {
-        options = options.withSshSecret(sshSecret).withTransport(CompileOptions.Transport.SSH);
-      }
-      if (namespace != null) {
-        options = options.withNamespace(namespace);
-      }
-      if (clusterDomain != null) {
-        options = options.withClusterDomain(clusterDomain);
-      }
-      if (gangScheduler != null) {
-        options = options.withGangScheduler(gangScheduler);
-      }
-      return options;
+      return NamedOptions.applyAll(CompileOptions.defaults(), named);
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }
-  }
-
-  private int toDirectory(List<OutputObject> objects, InputFiles inputs, PrintWriter err) {
-    boolean check = destination.check != null;
-    String dirName = check ? destination.check : destination.output;
-    OutputDirectory dir = new OutputDirectory(dirName, parent.workingDirectory().resolve(dirName));
-    Optional<SortedMap<String, String>> files = files(objects, dir, err);
-    if (files.isEmpty()) {
-      return ExitCode.SOFTWARE;
-    }
-    try {
-      return check ? check(files.get(), dir, err) : write(files.get(), dir, inputs, err);
-    } catch (IOException e) {
-      err.print("jobc: error: " + dir.name() + ": " + e.getMessage() + "\n");
-      return ExitCode.SOFTWARE;
-    }
-  }
-
-  /** File name to text, or empty (after printing why) when two objects want the same file. */
-  private static Optional<SortedMap<String, String>> files(
-      List<OutputObject> objects, OutputDirectory dir, PrintWriter err) {
-    Map<String, OutputObject> byName = new LinkedHashMap<>();
-    SortedMap<String, String> files = new TreeMap<>();
-    List<Diagnostic> collisions = new ArrayList<>();
-    for (OutputObject object : objects) {
-      OutputObject previous = byName.putIfAbsent(object.fileName(), object);
-      if (previous != null) {
-        collisions.add(
-            new Diagnostic(
-                Severity.ERROR,
-                Code.DUPLICATE,
-                dir.display(object.fileName()),
-                -1,
-                -1,
-                "",
-                "both "
-                    + describe(previous)
-                    + " and "
-                    + describe(object)
-                    + " would be written to this file; give them distinct names"));
-      } else {
-        files.put(object.fileName(), object.yaml());
-      }
-    }
-    print(err, collisions);
-    return collisions.isEmpty() ? Optional.of(files) : Optional.empty();
-  }
-
-  private static int write(
-      SortedMap<String, String> files, OutputDirectory dir, InputFiles inputs, PrintWriter err)
-      throws IOException {
-    Optional<String> refusal = dir.refusal(inputs.files());
-    if (refusal.isPresent()) {
-      err.print("jobc: error: " + refusal.get() + "\n");
-      return ExitCode.SOFTWARE;
-    }
-    dir.replace(files);
-    return ExitCode.OK;
-  }
-
-  private static int check(SortedMap<String, String> rendered, OutputDirectory dir, PrintWriter err)
-      throws IOException {
-    if (!dir.exists()) {
-      err.print(dir.name() + ": error: no such directory\n");
-      return ExitCode.SOFTWARE;
-    }
-    SortedMap<String, String> existing = dir.read();
-    TreeSet<String> names = new TreeSet<>(existing.keySet());
-    names.addAll(rendered.keySet());
-    boolean drift = false;
-    for (String name : names) {
-      String before = existing.get(name);
-      String after = rendered.get(name);
-      String oldLabel = before == null ? "/dev/null" : dir.display(name);
-      String newLabel = after == null ? "/dev/null" : name + " (rendered)";
-      String diff =
-          UnifiedDiff.diff(
-              oldLabel, before == null ? "" : before, newLabel, after == null ? "" : after);
-      if (diff.isEmpty() && (before == null) != (after == null)) {
-        // An empty file on one side only: no line differs, but the set of files does.
-        diff = "--- " + oldLabel + "\n+++ " + newLabel + "\n";
-      }
-      err.print(diff);
-      drift |= !diff.isEmpty();
-    }
-    return drift ? ExitCode.SOFTWARE : ExitCode.OK;
-  }
-
-  /** Prints each diagnostic on its own line and says whether any was an error. */
-  private static boolean print(PrintWriter err, List<Diagnostic> diagnostics) {
-    boolean error = false;
-    for (Diagnostic d : diagnostics) {
-      // "\n", not println: the output must be the same bytes on every platform.
-      err.print(d.format() + "\n");
-      error |= d.isError();
-    }
-    return error;
-  }
-
-  private static String describe(OutputObject o) {
-    return o.kind() + " " + (o.namespace().isEmpty() ? "" : o.namespace() + "/") + o.name();
   }
 
   private ParameterException usage(String message) {

@@ -8,6 +8,7 @@ import dev.jobc.CompileResult;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.OutputObject;
 import dev.jobc.Source;
+import dev.jobc.frontend.UnifiedDiff;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,20 +2,20 @@ package dev.jobc.generate;
 
 import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.Naming;
+import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PodDNSConfig;
-import io.fabric8.kubernetes.api.model.PodDNSConfigBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** Pieces of pod templates that launcher and workers share. */
@@ -35,22 +35,47 @@ final class PodTemplates {
     return new PodTemplateSpecBuilder(template).build();
   }
 
-  /** The config volume with the given items, as {@code key → mode} pairs in order. */
+  /**
+   * The config volume with the given items, as {@code key → mode} pairs in order. Built with plain
+   * setters: this runs for every job, and fabric8 builders copy through reflection.
+   */
   static Volume configVolume(MpiJobPlan plan, Object... keyModes) {
-    var source = new VolumeBuilder().withName(Naming.CONFIG_VOLUME).withNewConfigMap();
-    source.withName(Naming.configMap(plan.name()));
+    List<KeyToPath> items = new ArrayList<>(keyModes.length / 2);
     for (int i = 0; i < keyModes.length; i += 2) {
       String key = (String) keyModes[i];
-      source.addNewItem().withKey(key).withPath(key).withMode((Integer) keyModes[i + 1]).endItem();
+      items.add(new KeyToPath(key, (Integer) keyModes[i + 1], key));
     }
-    return source.endConfigMap().build();
+    ConfigMapVolumeSource source = new ConfigMapVolumeSource();
+    source.setName(Naming.configMap(plan.name()));
+    source.setItems(items);
+    Volume volume = new Volume();
+    volume.setName(Naming.CONFIG_VOLUME);
+    volume.setConfigMap(source);
+    return volume;
+  }
+
+  static VolumeMount mount(String name, String path) {
+    VolumeMount mount = new VolumeMount();
+    mount.setName(name);
+    mount.setMountPath(path);
+    return mount;
   }
 
   static VolumeMount configMount() {
-    return new VolumeMountBuilder()
-        .withName(Naming.CONFIG_VOLUME)
-        .withMountPath(Naming.CONFIG_MOUNT)
-        .build();
+    return mount(Naming.CONFIG_VOLUME, Naming.CONFIG_MOUNT);
+  }
+
+  /** {@code list} plus {@code more}, as a new list ({@code list} may be null). */
+  @SafeVarargs
+  static <T> List<T> append(List<T> list, T... more) {
+    List<T> out = new ArrayList<>((list == null ? 0 : list.size()) + more.length);
+    if (list != null) {
+      out.addAll(list);
+    }
+    for (T t : more) {
+      out.add(t);
+    }
+    return out;
   }
 
   /**
@@ -83,10 +108,7 @@ final class PodTemplates {
   }
 
   static VolumeMount sshMount(MpiJobPlan plan) {
-    return new VolumeMountBuilder()
-        .withName(Naming.SSH_VOLUME)
-        .withMountPath(plan.job().sshAuthMountPath())
-        .build();
+    return mount(Naming.SSH_VOLUME, plan.job().sshAuthMountPath());
   }
 
   /**
@@ -107,16 +129,8 @@ final class PodTemplates {
   static void appendSearch(MpiJobPlan plan, PodSpec spec) {
     String domain = plan.clusterDomain() == null ? "cluster.local" : plan.clusterDomain();
     String search = Naming.service(plan.name()) + "." + plan.namespace() + ".svc." + domain;
-    PodDNSConfig dns =
-        spec.getDnsConfig() == null
-            ? new PodDNSConfig()
-            : new PodDNSConfigBuilder(spec.getDnsConfig()).build();
-    var searches = new ArrayList<String>();
-    if (dns.getSearches() != null) {
-      searches.addAll(dns.getSearches());
-    }
-    searches.add(search);
-    dns.setSearches(searches);
+    PodDNSConfig dns = spec.getDnsConfig() == null ? new PodDNSConfig() : spec.getDnsConfig();
+    dns.setSearches(append(dns.getSearches(), search));
     spec.setDnsConfig(dns);
   }
 
@@ -126,17 +140,16 @@ final class PodTemplates {
    * kubectl-delivery and dgl-operator's kubectl-download images).
    */
   static Container kubectlCopy(String name, String image, String volume, String mount) {
-    return new ContainerBuilder()
-        .withName(name)
-        .withImage(image)
-        .withImagePullPolicy("IfNotPresent")
-        .withCommand("sh", "-c", "cp \"$(command -v kubectl)\" " + mount + "/kubectl")
-        .withVolumeMounts(new VolumeMountBuilder().withName(volume).withMountPath(mount).build())
-        .withResources(
-            new ResourceRequirementsBuilder()
-                .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")))
-                .withLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")))
-                .build())
-        .build();
+    Container c = new Container();
+    c.setName(name);
+    c.setImage(image);
+    c.setImagePullPolicy("IfNotPresent");
+    c.setCommand(List.of("sh", "-c", "cp \"$(command -v kubectl)\" " + mount + "/kubectl"));
+    c.setVolumeMounts(List.of(mount(volume, mount)));
+    ResourceRequirements resources = new ResourceRequirements();
+    resources.setRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")));
+    resources.setLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")));
+    c.setResources(resources);
+    return c;
   }
 }

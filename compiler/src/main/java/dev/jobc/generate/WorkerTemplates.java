@@ -4,11 +4,10 @@ import dev.jobc.api.MpiEra;
 import dev.jobc.plan.MpiJobPlan;
 import dev.jobc.plan.MpiLabels;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -20,50 +19,55 @@ import java.util.List;
 final class WorkerTemplates {
   private WorkerTemplates() {}
 
+  /**
+   * The worker template. It edits the model's own template in place: models are bound afresh for
+   * each compilation and each template has exactly one consumer, and deep copies of pod templates
+   * through fabric8 builders were most of the compile time.
+   */
   static PodTemplateSpec build(MpiJobPlan plan, String restartPolicy) {
-    PodTemplateSpec template = PodTemplates.copy(plan.job().worker().template());
+    PodTemplateSpec template = plan.job().worker().template();
+    if (template.getMetadata() == null) {
+      template.setMetadata(new ObjectMeta());
+    }
     var labels =
         Metadata.merge(
-            template.getMetadata() == null ? null : template.getMetadata().getLabels(),
+            template.getMetadata().getLabels(),
             MpiLabels.podLabels(plan.era(), plan.name(), MpiLabels.WORKER));
     labels.putAll(plan.kueueLabels());
+    template.getMetadata().setLabels(labels);
     PodSpec spec = template.getSpec();
     spec.setRestartPolicy(restartPolicy);
     PodTemplates.dnsForHostNetwork(spec);
     PodTemplates.appendSearch(plan, spec);
 
-    List<Container> containers = new ArrayList<>(spec.getContainers());
-    Container original = containers.get(0);
-    ContainerBuilder main = new ContainerBuilder(original);
-    if (isEmpty(original.getCommand()) && isEmpty(original.getArgs())) {
+    Container main = spec.getContainers().get(0);
+    if (isEmpty(main.getCommand()) && isEmpty(main.getArgs())) {
       if (plan.ssh()) {
-        main.withCommand("/usr/sbin/sshd").withArgs("-De");
+        main.setCommand(List.of("/usr/sbin/sshd"));
+        main.setArgs(List.of("-De"));
       } else {
-        main.withCommand("sleep").withArgs("365d");
+        main.setCommand(List.of("sleep"));
+        main.setArgs(List.of("365d"));
       }
     }
     if (plan.era() == MpiEra.V2BETA1 || plan.ssh()) {
       // mpi-operator v2beta1 tells the images' entrypoint which role it runs.
-      main.addToEnv(new EnvVar("K_MPI_JOB_ROLE", MpiLabels.WORKER, null));
+      main.setEnv(
+          PodTemplates.append(main.getEnv(), new EnvVar("K_MPI_JOB_ROLE", MpiLabels.WORKER, null)));
     }
-    var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
     if (plan.ssh()) {
-      main.addToVolumeMounts(PodTemplates.sshMount(plan));
-      volumes.add(PodTemplates.sshVolume(plan));
+      main.setVolumeMounts(
+          PodTemplates.append(main.getVolumeMounts(), PodTemplates.sshMount(plan)));
+      spec.setVolumes(PodTemplates.append(spec.getVolumes(), PodTemplates.sshVolume(plan)));
     } else {
       // Open MPI checks the rsh agent's path on every rank (mpi-operator v1).
-      main.addToVolumeMounts(PodTemplates.configMount());
-      volumes.add(
-          PodTemplates.configVolume(
-              plan, MpiConfigMapGenerator.KUBEXEC, PodTemplates.MODE_EXECUTABLE));
+      main.setVolumeMounts(PodTemplates.append(main.getVolumeMounts(), PodTemplates.configMount()));
+      spec.setVolumes(
+          PodTemplates.append(
+              spec.getVolumes(),
+              PodTemplates.configVolume(
+                  plan, MpiConfigMapGenerator.KUBEXEC, PodTemplates.MODE_EXECUTABLE)));
     }
-    containers.set(0, main.build());
-    spec.setContainers(containers);
-    spec.setVolumes(volumes);
-    if (template.getMetadata() == null) {
-      template.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
-    }
-    template.getMetadata().setLabels(labels);
     return template;
   }
 

@@ -6,15 +6,18 @@
 set -eu
 POD_NAME=$1
 # Intel MPI and MPICH pass options such as -x before the host; skip them.
-while [ "${POD_NAME#-}" != "$POD_NAME" ]; do
+while case $POD_NAME in -*) true ;; *) false ;; esac; do
   shift
   POD_NAME=$1
 done
 shift
+# The pod is the first label of HOST. No brace expansions in this script: Flux's post-build
+# substitution would replace them.
+POD_NAME=$(IFS=.; set -f; set -- $POD_NAME; printf '%s' "$1")
 <#if launcher??>
 # The launcher runs ranks too (runLauncherAsWorker); its own are started here.
-if [ "${POD_NAME%%.*}" = [=shq(launcher)] ]; then
+if [ "$POD_NAME" = [=shq(launcher)] ]; then
   exec /bin/sh -c "$*"
 fi
 </#if>
-exec [=kubectl] exec "${POD_NAME%%.*}" <#if container??>--container [=shq(container)] </#if>-- /bin/sh -c "$*"
+exec [=kubectl] exec "$POD_NAME" <#if container??>--container [=shq(container)] </#if>-- /bin/sh -c "$*"

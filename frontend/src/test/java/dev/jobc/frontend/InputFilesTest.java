@@ -1,4 +1,4 @@
-package dev.jobc.cli;
+package dev.jobc.frontend;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;

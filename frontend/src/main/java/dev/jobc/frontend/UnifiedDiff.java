@@ -1,4 +1,4 @@
-package dev.jobc.cli;
+package dev.jobc.frontend;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +13,7 @@ import java.util.List;
  * Variations", 1986), so the diff is a shortest one; time and memory are O((N+M)·D) after the
  * common prefix and suffix are stripped.
  */
-final class UnifiedDiff {
+public final class UnifiedDiff {
   /** Lines of unchanged context around each change. */
   static final int CONTEXT = 3;
 
@@ -42,7 +42,7 @@ final class UnifiedDiff {
    * The full diff, {@code ---} and {@code +++} headers included, or the empty string when the texts
    * are equal.
    */
-  static String diff(String oldLabel, String oldText, String newLabel, String newText) {
+  public static String diff(String oldLabel, String oldText, String newLabel, String newText) {
     if (oldText.equals(newText)) {
       return "";
     }
@@ -60,7 +60,7 @@ final class UnifiedDiff {
    * Splits after each {@code \n}, keeping it, so that a last line without a newline differs from
    * the same line with one (as in {@code diff}).
    */
-  static List<String> lines(String text) {
+  public static List<String> lines(String text) {
     List<String> lines = new ArrayList<>();
     int start = 0;
     for (int i = 0; i < text.length(); i++) {

@@ -1,4 +1,4 @@
-package dev.jobc.cli;
+package dev.jobc.frontend;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +27,7 @@ import java.util.TreeMap;
  * produces. That is only safe for a directory jobc could have written, so anything else in it (a
  * subdirectory, a dotfile, a non-YAML file) makes jobc refuse.
  */
-final class OutputDirectory {
+public final class OutputDirectory {
   private final String name;
   private final Path path;
 
@@ -35,18 +35,18 @@ final class OutputDirectory {
    * @param name the directory as the user typed it, for messages
    * @param path the same directory resolved against the working directory
    */
-  OutputDirectory(String name, Path path) {
+  public OutputDirectory(String name, Path path) {
     this.name = stripTrailingSlashes(name);
     this.path = path;
   }
 
   /** The directory as the user typed it. */
-  String name() {
+  public String name() {
     return name;
   }
 
   /** {@code DIR/file}, as diff headers and messages show it. */
-  String display(String fileName) {
+  public String display(String fileName) {
     return InputFiles.join(name, fileName);
   }
 
@@ -54,7 +54,7 @@ final class OutputDirectory {
    * Why this directory must not be replaced, or empty when it may: it is not a directory, it holds
    * something jobc did not write, or one of {@code inputs} lies inside it.
    */
-  Optional<String> refusal(List<InputFiles.File> inputs) throws IOException {
+  public Optional<String> refusal(List<InputFiles.File> inputs) throws IOException {
     if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(path)) {
       return Optional.of("refusing to replace " + name + ": it is not a directory");
     }
@@ -92,7 +92,7 @@ final class OutputDirectory {
    * The {@code *.yaml} / {@code *.yml} files now in the directory, by file name; empty when the
    * directory does not exist.
    */
-  SortedMap<String, String> read() throws IOException {
+  public SortedMap<String, String> read() throws IOException {
     SortedMap<String, String> files = new TreeMap<>();
     if (!Files.isDirectory(path)) {
       return files;
@@ -109,7 +109,7 @@ final class OutputDirectory {
   }
 
   /** Whether the directory exists. */
-  boolean exists() {
+  public boolean exists() {
     return Files.isDirectory(path);
   }
 
@@ -118,7 +118,7 @@ final class OutputDirectory {
    * new sibling directory first and then swapped in by renames, so a failure leaves the directory
    * as it was and a reader never sees a half-written set. Call {@link #refusal} first.
    */
-  void replace(SortedMap<String, String> files) throws IOException {
+  public void replace(SortedMap<String, String> files) throws IOException {
     Path target = path.toAbsolutePath().normalize();
     Path parent = target.getParent();
     if (parent == null) {

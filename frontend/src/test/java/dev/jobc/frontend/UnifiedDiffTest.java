@@ -1,9 +1,9 @@
-package dev.jobc.cli;
+package dev.jobc.frontend;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.cli.UnifiedDiff.Edit;
-import dev.jobc.cli.UnifiedDiff.Op;
+import dev.jobc.frontend.UnifiedDiff.Edit;
+import dev.jobc.frontend.UnifiedDiff.Op;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

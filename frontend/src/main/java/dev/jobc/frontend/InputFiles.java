@@ -1,4 +1,4 @@
-package dev.jobc.cli;
+package dev.jobc.frontend;
 
 import dev.jobc.Source;
 import dev.jobc.diag.Code;
@@ -29,9 +29,9 @@ import java.util.List;
  * <p>Reading never stops at the first problem: each unreadable input becomes an error diagnostic,
  * and the others are still read so that one run reports everything.
  */
-final class InputFiles {
+public final class InputFiles {
   /** The name standard input goes by in diagnostics. */
-  static final String STDIN_NAME = "<stdin>";
+  public static final String STDIN_NAME = "<stdin>";
 
   private final List<Source> sources = new ArrayList<>();
   private final List<File> files = new ArrayList<>();
@@ -43,7 +43,7 @@ final class InputFiles {
    * Reads every argument. Relative paths resolve against {@code workingDirectory}, while sources
    * are named by the argument as typed, so diagnostics point where the user pointed.
    */
-  static InputFiles read(List<String> arguments, Path workingDirectory, InputStream stdin) {
+  public static InputFiles read(List<String> arguments, Path workingDirectory, InputStream stdin) {
     InputFiles inputs = new InputFiles();
     for (String argument : arguments) {
       if (argument.equals("-")) {
@@ -56,22 +56,22 @@ final class InputFiles {
   }
 
   /** Sources in command-line order (directory contents sorted), for the compiler. */
-  List<Source> sources() {
+  public List<Source> sources() {
     return List.copyOf(sources);
   }
 
   /**
    * One file that was read: its name as shown and its path resolved against the working directory.
    */
-  record File(String name, Path path) {}
+  public record File(String name, Path path) {}
 
   /** Files read, so that writers can refuse to clobber them. */
-  List<File> files() {
+  public List<File> files() {
     return List.copyOf(files);
   }
 
   /** One error per input that could not be read. */
-  List<Diagnostic> diagnostics() {
+  public List<Diagnostic> diagnostics() {
     return List.copyOf(diagnostics);
   }
 
@@ -211,7 +211,7 @@ final class InputFiles {
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
-  static boolean isYaml(Path file) {
+  public static boolean isYaml(Path file) {
     String name = file.getFileName().toString();
     return name.endsWith(".yaml") || name.endsWith(".yml");
   }
@@ -229,7 +229,7 @@ final class InputFiles {
   }
 
   /** The argument as typed, without a trailing slash, then the relative name. */
-  static String join(String directory, String relative) {
+  public static String join(String directory, String relative) {
     String base = directory;
     while (base.length() > 1 && base.endsWith("/")) {
       base = base.substring(0, base.length() - 1);

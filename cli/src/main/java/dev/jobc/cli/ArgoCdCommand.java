@@ -1,0 +1,194 @@
+package dev.jobc.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobc.CompileOptions;
+import dev.jobc.ManifestCompiler;
+import dev.jobc.diag.Diagnostic;
+import dev.jobc.frontend.NamedOptions;
+import dev.jobc.frontend.Render;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.ExitCode;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code jobc argocd}: the {@code generate} command of the Argo CD Config Management Plugin.
+ * Renders every {@code *.yaml}/{@code *.yml} below the working directory (the application's path)
+ * to stdout.
+ *
+ * <p>Options, weakest first: {@code ARGOCD_APP_NAMESPACE} as the namespace, then {@code
+ * ARGOCD_ENV_JOBC_<NAME>} (the Application's {@code plugin.env}), then the plugin parameters
+ * ({@code ARGOCD_APP_PARAMETERS}, or {@code PARAM_<NAME>} when that is absent). Any error exits 1
+ * with nothing at all on stdout, and so does a render that finds no object: Argo CD only warns
+ * about empty output, and with pruning on, an empty render deletes the whole application.
+ */
+@Command(
+    name = "argocd",
+    mixinStandardHelpOptions = true,
+    versionProvider = JobcCommand.Version.class,
+    description = {
+      "Argo CD Config Management Plugin generate command: renders the working directory.",
+      "",
+      "Options come from ARGOCD_APP_NAMESPACE (namespace), ARGOCD_ENV_JOBC_<NAME> and the plugin"
+          + " parameters (ARGOCD_APP_PARAMETERS or PARAM_<NAME>), where NAME is one of namespace,"
+          + " cluster-domain, kubectl-image, disable-flux-substitution."
+    },
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {"0:success", "1:any error, or nothing to render (stdout empty)"})
+final class ArgoCdCommand implements Callable<Integer> {
+  static final String ENV_PREFIX = "ARGOCD_ENV_JOBC_";
+
+  @ParentCommand private JobcCommand parent;
+
+  @Spec private CommandSpec spec;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    CompileOptions options;
+    try {
+      options = options(parent.environment());
+    } catch (IllegalArgumentException e) {
+      err.print("jobc argocd: error: " + e.getMessage() + "\n");
+      err.flush();
+      return ExitCode.SOFTWARE;
+    }
+    Render render =
+        Render.of(
+            new ManifestCompiler(),
+            List.of("."),
+            parent.workingDirectory(),
+            parent.stdin(),
+            options);
+    for (Diagnostic d : render.diagnostics()) {
+      // Inputs are read as "."; name them relative to the application path, as users wrote them.
+      String file = d.file().startsWith("./") ? d.file().substring(2) : d.file();
+      err.print(
+          new Diagnostic(d.severity(), d.code(), file, d.line(), d.column(), d.path(), d.message())
+                  .format()
+              + "\n");
+    }
+    if (!render.ok()) {
+      err.print("jobc argocd: error: nothing written, because of the errors above\n");
+      err.flush();
+      return ExitCode.SOFTWARE;
+    }
+    if (render.result().objects().isEmpty()) {
+      err.print(
+          "jobc argocd: error: no objects found below the application path; refusing to print an"
+              + " empty render (Argo CD would prune every resource of the application)\n");
+      err.flush();
+      return ExitCode.SOFTWARE;
+    }
+    err.print(
+        "jobc argocd: rendered "
+            + render.result().objects().size()
+            + " objects from "
+            + render.inputs().files().size()
+            + " files\n");
+    err.flush();
+    out.print(render.result().yaml());
+    out.flush();
+    if (out.checkError()) {
+      err.print("jobc argocd: error: could not write to standard output\n");
+      err.flush();
+      return ExitCode.SOFTWARE;
+    }
+    return ExitCode.OK;
+  }
+
+  /**
+   * The options that {@code environment} asks for.
+   *
+   * @throws IllegalArgumentException naming the variable or parameter that is unknown or invalid
+   */
+  static CompileOptions options(Map<String, String> environment) {
+    CompileOptions options = CompileOptions.defaults();
+    String appNamespace = environment.getOrDefault("ARGOCD_APP_NAMESPACE", "");
+    if (!appNamespace.isEmpty()) {
+      options = apply(options, "namespace", appNamespace, "ARGOCD_APP_NAMESPACE");
+    }
+    // Sorted, so that a run with two bad variables always reports the same one.
+    for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
+      if (e.getKey().startsWith(ENV_PREFIX)) {
+        String name = optionName(e.getKey().substring(ENV_PREFIX.length()), e.getKey());
+        options = apply(options, name, e.getValue(), e.getKey());
+      }
+    }
+    String json = environment.get("ARGOCD_APP_PARAMETERS");
+    if (json != null && !json.isBlank()) {
+      for (Map.Entry<String, String> p : parameters(json).entrySet()) {
+        options = apply(options, p.getKey(), p.getValue(), "parameter " + p.getKey());
+      }
+    } else {
+      for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
+        if (e.getKey().startsWith("PARAM_")) {
+          String name = optionName(e.getKey().substring("PARAM_".length()), e.getKey());
+          options = apply(options, name, e.getValue(), e.getKey());
+        }
+      }
+    }
+    return options;
+  }
+
+  /** Parameter name to value from {@code ARGOCD_APP_PARAMETERS}; only string parameters exist. */
+  static Map<String, String> parameters(String json) {
+    JsonNode list;
+    try {
+      list = new ObjectMapper().readTree(json);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("ARGOCD_APP_PARAMETERS is not JSON: " + e.getMessage());
+    }
+    if (list == null || !list.isArray()) {
+      throw new IllegalArgumentException("ARGOCD_APP_PARAMETERS must be a JSON array");
+    }
+    Map<String, String> out = new TreeMap<>();
+    for (JsonNode p : list) {
+      String name = p.path("name").asText("");
+      if (!NamedOptions.NAMES.contains(name)) {
+        throw new IllegalArgumentException(
+            "unknown parameter \""
+                + name
+                + "\"; known parameters: "
+                + String.join(", ", NamedOptions.NAMES));
+      }
+      if (!p.path("string").isTextual()) {
+        throw new IllegalArgumentException(
+            "parameter " + name + ": expected a string value (\"string\": \"...\")");
+      }
+      out.put(name, p.path("string").asText());
+    }
+    return out;
+  }
+
+  /** {@code CLUSTER_DOMAIN} → {@code cluster-domain}, or an error naming {@code variable}. */
+  private static String optionName(String suffix, String variable) {
+    for (String name : NamedOptions.NAMES) {
+      if (NamedOptions.envName(name).equals(suffix)) {
+        return name;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown variable "
+            + variable
+            + "; known suffixes: "
+            + String.join(", ", NamedOptions.NAMES.stream().map(NamedOptions::envName).toList()));
+  }
+
+  private static CompileOptions apply(
+      CompileOptions options, String name, String value, String from) {
+    try {
+      return NamedOptions.apply(options, name, value);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(from + ": " + e.getMessage(), e);
+    }
+  }
+}

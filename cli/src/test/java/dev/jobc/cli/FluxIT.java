@@ -1,0 +1,43 @@
+package dev.jobc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The README's Flux recipe: render with the substitution guard, then check in CI. */
+class FluxIT {
+  @TempDir Path repo;
+
+  @Test
+  void renderThenCheckCatchesDrift() throws IOException {
+    Files.createDirectories(repo.resolve("jobs"));
+    String pi = Files.readString(ExternalCommand.root().resolve("examples/pi.yaml"));
+    Files.writeString(repo.resolve("jobs/pi.yaml"), pi);
+    Map<String, String> env = Map.of("PATH", ExternalCommand.pathWithBin());
+
+    ExternalCommand render = ExternalCommand.sh(repo, env, ReadmeSnippets.get("flux-render"));
+    assertThat(render.exitCode()).as(render.toString()).isZero();
+    try (Stream<Path> files = Files.list(repo.resolve("rendered"))) {
+      assertThat(files)
+          .isNotEmpty()
+          .allSatisfy(
+              f ->
+                  assertThat(Files.readString(f))
+                      .contains("kustomize.toolkit.fluxcd.io/substitute: disabled"));
+    }
+
+    ExternalCommand check = ExternalCommand.sh(repo, env, ReadmeSnippets.get("flux-check"));
+    assertThat(check.exitCode()).as(check.toString()).isZero();
+
+    Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("replicas: 2", "replicas: 3"));
+    ExternalCommand stale = ExternalCommand.sh(repo, env, ReadmeSnippets.get("flux-check"));
+    assertThat(stale.exitCode()).as(stale.toString()).isOne();
+    assertThat(stale.err()).contains("+    echo pi-worker-2.pi.default.svc");
+  }
+}

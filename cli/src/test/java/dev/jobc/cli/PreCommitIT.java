@@ -1,0 +1,109 @@
+package dev.jobc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's pre-commit configuration under the real pre-commit, in a throw-away repository. The
+ * hook repository is a commit of this checkout's .pre-commit-hooks.yaml, because pre-commit clones
+ * hooks from a repository and the README names the published one.
+ */
+class PreCommitIT {
+  @TempDir Path tmp;
+
+  @BeforeAll
+  static void tools() {
+    ExternalCommand.require("pre-commit");
+    ExternalCommand.require("git");
+  }
+
+  @Test
+  void staleRenderFailsAndIsRewrittenCurrentPassesInvalidFails() throws IOException {
+    Path hooks = tmp.resolve("hooks");
+    Files.createDirectories(hooks);
+    Files.copy(
+        ExternalCommand.root().resolve(".pre-commit-hooks.yaml"),
+        hooks.resolve(".pre-commit-hooks.yaml"));
+    git(hooks, "init", "-q");
+    git(hooks, "add", "-A");
+    git(hooks, "commit", "-q", "-m", "hooks");
+    String rev = git(hooks, "rev-parse", "HEAD").out().strip();
+
+    String config = ReadmeSnippets.get("pre-commit");
+    assertThat(config).contains("repo: https://github.com/jobc-dev/jobc").contains("rev: v0.1.0");
+    config =
+        config
+            .replace("repo: https://github.com/jobc-dev/jobc", "repo: " + hooks)
+            .replace("rev: v0.1.0", "rev: " + rev);
+
+    Path repo = tmp.resolve("repo");
+    Files.createDirectories(repo.resolve("jobs"));
+    Files.createDirectories(repo.resolve("rendered"));
+    Files.writeString(repo.resolve(".pre-commit-config.yaml"), config);
+    String pi = Files.readString(ExternalCommand.root().resolve("examples/pi.yaml"));
+    Files.writeString(repo.resolve("jobs/pi.yaml"), pi);
+    // A committed render that is out of date.
+    Files.writeString(repo.resolve("rendered/job-pi-launcher.yaml"), "stale: true\n");
+    git(repo, "init", "-q");
+    git(repo, "add", "-A");
+    git(repo, "commit", "-q", "-m", "jobs");
+
+    ExternalCommand stale = preCommit(repo);
+    assertThat(stale.exitCode()).as(stale.toString()).isOne();
+    assertThat(stale.out()).contains("files were modified by this hook");
+    assertThat(Files.readString(repo.resolve("rendered/job-pi-launcher.yaml")))
+        .startsWith("apiVersion: batch/v1\nkind: Job\n");
+    assertThat(repo.resolve("rendered/statefulset-pi-worker.yaml")).exists();
+
+    git(repo, "add", "-A");
+    ExternalCommand current = preCommit(repo);
+    assertThat(current.exitCode()).as(current.toString()).isZero();
+    assertThat(current.out()).contains("Passed");
+
+    Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("slotsPerWorker", "slotPerWorker"));
+    git(repo, "add", "-A");
+    ExternalCommand invalid = preCommit(repo);
+    assertThat(invalid.exitCode()).as(invalid.toString()).isOne();
+    assertThat(invalid.out())
+        .contains("jobs/pi.yaml:9:3: error: spec.slotPerWorker: unknown field \"slotPerWorker\"");
+    // Nothing is written on errors: the render stays as it was.
+    assertThat(git(repo, "diff", "--name-only", "--", "rendered").out()).isEmpty();
+  }
+
+  private ExternalCommand preCommit(Path repo) {
+    Map<String, String> env = new HashMap<>(gitEnv());
+    env.put("PATH", ExternalCommand.pathWithBin());
+    env.put("PRE_COMMIT_HOME", tmp.resolve("pre-commit-home").toString());
+    return ExternalCommand.run(
+        repo, env, "", List.of("pre-commit", "run", "--all-files", "--color", "never"));
+  }
+
+  private ExternalCommand git(Path dir, String... args) {
+    List<String> command = new java.util.ArrayList<>(List.of("git"));
+    command.addAll(List.of(args));
+    ExternalCommand run = ExternalCommand.run(dir, gitEnv(), "", command);
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    return run;
+  }
+
+  /** An identity and no user or system configuration, so the machine's git setup is irrelevant. */
+  private Map<String, String> gitEnv() {
+    return Map.of(
+        "GIT_AUTHOR_NAME", "test",
+        "GIT_AUTHOR_EMAIL", "test@example.com",
+        "GIT_COMMITTER_NAME", "test",
+        "GIT_COMMITTER_EMAIL", "test@example.com",
+        "GIT_CONFIG_GLOBAL", "/dev/null",
+        "GIT_CONFIG_NOSYSTEM", "1",
+        "HOME", tmp.toString());
+  }
+}

@@ -1,0 +1,45 @@
+// Shared by the ITs (each calls it from setup.groovy / verify.groovy): brings a golden case's
+// input into the project and compares the build's result with that case's expectation, exactly.
+// The expectations stay in golden/cases; there is no second copy here.
+def inputDir = { File basedir -> new File(basedir, 'src/main/jobc') }
+
+[
+  setup: { File basedir, String goldenDir, String name ->
+    inputDir(basedir).mkdirs()
+    new File(inputDir(basedir), 'input.yaml').bytes = new File(goldenDir, "$name/input.yaml").bytes
+    true
+  },
+
+  // target/jobc holds one file per document of expected.yaml, named <kind>-<name>.yaml.
+  verifyRender: { File basedir, String goldenDir, String name ->
+    def expected = new File(goldenDir, "$name/expected.yaml").getText('UTF-8')
+    def want = new TreeMap()
+    expected.split(/(?m)^---\n/).each { doc ->
+      def kind = (doc =~ /(?m)^kind: (.*)$/)[0][1]
+      def objectName = (doc =~ /(?m)^metadata:\n(?:  .*\n)*?  name: (.*)$/)[0][1]
+      want["${kind}-${objectName}.yaml".toLowerCase(Locale.ROOT)] = doc
+    }
+    def got = new TreeMap()
+    new File(basedir, 'target/jobc').eachFile { got[it.name] = it.getText('UTF-8') }
+    assert got.keySet() == want.keySet()
+    want.each { file, text -> assert got[file] == text : "target/jobc/$file differs from $name" }
+    def log = new File(basedir, 'build.log').getText('UTF-8')
+    def warnings = new File(goldenDir, "$name/expected-warnings.txt")
+    if (warnings.exists()) {
+      warnings.eachLine { line ->
+        assert log.contains('[WARNING] src/main/jobc/' + line) : "warning missing: $line"
+      }
+    }
+    true
+  },
+
+  // The build failed, naming every error of expected-errors.txt, and wrote nothing.
+  verifyErrors: { File basedir, String goldenDir, String name ->
+    def log = new File(basedir, 'build.log').getText('UTF-8')
+    new File(goldenDir, "$name/expected-errors.txt").eachLine { line ->
+      assert log.contains('[ERROR] src/main/jobc/' + line) : "error missing: $line"
+    }
+    assert !new File(basedir, 'target/jobc').exists()
+    true
+  },
+]

@@ -1,0 +1,153 @@
+package dev.jobc.maven;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * Pins the generated plugin descriptor: goals, phases, thread safety, and each parameter's type,
+ * property and default. This is the plugin's contract with every POM that uses it; a change here is
+ * a change users see.
+ */
+class PluginDescriptorTest {
+  private static final String SHARED =
+      """
+        baseDirectory java.io.File readonly default=${project.basedir}
+        clusterDomain java.lang.String property=jobc.clusterDomain
+        disableFluxSubstitution boolean property=jobc.disableFluxSubstitution default=false
+        gangScheduler java.lang.String property=jobc.gangScheduler
+        gpusPerNode int property=jobc.gpusPerNode default=8
+        kubectlImage java.lang.String property=jobc.kubectlImage default=docker.io/alpine/k8s:1.32.4
+        namespace java.lang.String property=jobc.namespace
+        outputDirectory java.io.File property=jobc.outputDirectory default=${project.build.directory}/jobc
+        sidecarImage java.lang.String property=jobc.sidecarImage default=ghcr.io/jobc-dev/jobc-sidecar:0.1.0
+        skip boolean property=jobc.skip default=false
+        sourceDirectory java.io.File property=jobc.sourceDirectory default=${project.basedir}/src/main/jobc
+        sshSecret java.lang.String property=jobc.sshSecret
+        stampFile java.io.File readonly default=${project.build.directory}/jobc.stamp
+        transport java.lang.String property=jobc.transport default=kubexec
+        unitsPerNode int property=jobc.unitsPerNode default=8
+        workers java.lang.String property=jobc.workers default=statefulset
+      """;
+
+  @Test
+  void descriptorIsPinned() throws Exception {
+    assertThat(summary())
+        .isEqualTo(
+            "prefix jobc\n"
+                + "goal check phase=verify threadSafe=true\n"
+                + SHARED
+                + "goal render phase=generate-resources threadSafe=true\n"
+                + SHARED);
+  }
+
+  /** One line per goal and per parameter, sorted by name. */
+  private static String summary() throws Exception {
+    Document doc;
+    try (InputStream in =
+        PluginDescriptorTest.class.getResourceAsStream("/META-INF/maven/plugin.xml")) {
+      assertThat(in).as("plugin.xml on the test class path").isNotNull();
+      doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
+    }
+    Element plugin = doc.getDocumentElement();
+    StringBuilder out = new StringBuilder("prefix " + text(plugin, "goalPrefix") + "\n");
+    Map<String, Element> mojos = new TreeMap<>();
+    for (Element mojo : children(child(plugin, "mojos"), "mojo")) {
+      mojos.put(text(mojo, "goal"), mojo);
+    }
+    for (Map.Entry<String, Element> e : mojos.entrySet()) {
+      Element mojo = e.getValue();
+      out.append("goal ")
+          .append(e.getKey())
+          .append(" phase=")
+          .append(text(mojo, "phase"))
+          .append(" threadSafe=")
+          .append(text(mojo, "threadSafe"))
+          .append('\n');
+      Map<String, Element> config = new TreeMap<>();
+      for (Element c : children(child(mojo, "configuration"), null)) {
+        config.put(c.getTagName(), c);
+      }
+      Map<String, String> lines = new TreeMap<>();
+      for (Element p : children(child(mojo, "parameters"), "parameter")) {
+        String name = text(p, "name");
+        Element c = config.get(name);
+        StringBuilder line = new StringBuilder("  " + name + " " + text(p, "type"));
+        String expression = c == null ? "" : c.getTextContent().strip();
+        if (expression.startsWith("${jobc.")) {
+          line.append(" property=").append(expression, 2, expression.length() - 1);
+        }
+        if (text(p, "editable").equals("false")) {
+          line.append(" readonly");
+        }
+        if (c != null && c.hasAttribute("default-value")) {
+          line.append(" default=").append(c.getAttribute("default-value"));
+        }
+        lines.put(name, line.toString());
+      }
+      lines.values().forEach(l -> out.append(l).append('\n'));
+    }
+    return out.toString();
+  }
+
+  @Test
+  void readmeSnippetIsTheOneTheSuccessIntegrationTestUses() throws IOException {
+    Path root = Path.of(System.getProperty("jobc.root"));
+    String snippet = snippet(root.resolve("README.md"), "maven");
+    String pom =
+        Files.readString(root.resolve("maven-plugin/src/it/render-success/pom.xml"))
+            .replace("@project.version@", "0.1.0-SNAPSHOT");
+    assertThat(stripIndent(pom)).contains(stripIndent(snippet));
+  }
+
+  private static String snippet(Path readme, String name) throws IOException {
+    List<String> lines = Files.readAllLines(readme, StandardCharsets.UTF_8);
+    int at = lines.indexOf("<!-- snippet: " + name + " -->");
+    assertThat(at).as("snippet " + name + " in " + readme).isNotNegative();
+    List<String> body = new ArrayList<>();
+    for (int i = at + 2; !lines.get(i).startsWith("```"); i++) {
+      body.add(lines.get(i));
+    }
+    return String.join("\n", body);
+  }
+
+  private static String stripIndent(String s) {
+    return String.join("\n", s.lines().map(String::strip).toList());
+  }
+
+  private static Element child(Element parent, String name) {
+    List<Element> found = children(parent, name);
+    assertThat(found).as(name + " in " + parent.getTagName()).hasSize(1);
+    return found.get(0);
+  }
+
+  private static List<Element> children(Element parent, String name) {
+    List<Element> out = new ArrayList<>();
+    NodeList nodes = parent.getChildNodes();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      Node n = nodes.item(i);
+      if (n instanceof Element e && (name == null || e.getTagName().equals(name))) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  private static String text(Element parent, String name) {
+    return child(parent, name).getTextContent().strip();
+  }
+}

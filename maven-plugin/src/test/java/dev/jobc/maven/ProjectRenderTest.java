@@ -1,0 +1,86 @@
+package dev.jobc.maven;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobc.CompileOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link ProjectRender} on a temporary project: render, up-to-date stamp, check. */
+class ProjectRenderTest {
+  private static final String CONFIG_MAP =
+      "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  namespace: default\n";
+
+  @TempDir Path project;
+
+  private ProjectRender project() {
+    return new ProjectRender(
+        project,
+        project.resolve("src/main/jobc"),
+        project.resolve("target/jobc"),
+        project.resolve("target/jobc.stamp"),
+        CompileOptions.defaults());
+  }
+
+  @Test
+  void rendersThenSkipsUntilSomethingChanges() throws IOException {
+    Files.createDirectories(project.resolve("src/main/jobc"));
+    Files.writeString(project.resolve("src/main/jobc/a.yaml"), CONFIG_MAP);
+
+    ProjectRender.Result first = project().render();
+    assertThat(first.ok()).as(first.report()).isTrue();
+    assertThat(first.upToDate()).isFalse();
+    assertThat(project.resolve("target/jobc/configmap-a.yaml")).hasContent(CONFIG_MAP);
+
+    assertThat(project().render().upToDate()).isTrue();
+
+    // A deleted output file is a change too.
+    Files.delete(project.resolve("target/jobc/configmap-a.yaml"));
+    assertThat(project().render().upToDate()).isFalse();
+    assertThat(project.resolve("target/jobc/configmap-a.yaml")).exists();
+
+    Files.writeString(project.resolve("src/main/jobc/a.yaml"), CONFIG_MAP.replace("a\n", "b\n"));
+    ProjectRender.Result changed = project().render();
+    assertThat(changed.upToDate()).isFalse();
+    assertThat(project.resolve("target/jobc/configmap-b.yaml")).exists();
+    assertThat(project.resolve("target/jobc/configmap-a.yaml")).doesNotExist();
+
+    ProjectRender other =
+        new ProjectRender(
+            project,
+            project.resolve("src/main/jobc"),
+            project.resolve("target/jobc"),
+            project.resolve("target/jobc.stamp"),
+            CompileOptions.defaults().withNamespace("other"));
+    assertThat(other.render().upToDate()).as("options are part of the stamp").isFalse();
+  }
+
+  @Test
+  void errorsNameTheFileRelativeToTheProjectAndWriteNothing() throws IOException {
+    Files.createDirectories(project.resolve("src/main/jobc"));
+    Files.writeString(project.resolve("src/main/jobc/a.yaml"), "kind: [\n");
+    ProjectRender.Result result = project().render();
+    assertThat(result.ok()).isFalse();
+    assertThat(result.report()).startsWith("src/main/jobc/a.yaml:");
+    assertThat(project.resolve("target/jobc")).doesNotExist();
+    assertThat(project.resolve("target/jobc.stamp")).doesNotExist();
+  }
+
+  @Test
+  void checkReportsDriftAsADiff() throws IOException {
+    Files.createDirectories(project.resolve("src/main/jobc"));
+    Files.writeString(project.resolve("src/main/jobc/a.yaml"), CONFIG_MAP);
+    assertThat(project().render().ok()).isTrue();
+    assertThat(project().check().ok()).isTrue();
+
+    Files.writeString(project.resolve("target/jobc/configmap-a.yaml"), "stale: true\n");
+    ProjectRender.Result drift = project().check();
+    assertThat(drift.ok()).isFalse();
+    assertThat(drift.report())
+        .contains("--- target/jobc/configmap-a.yaml")
+        .contains("-stale: true");
+  }
+}
