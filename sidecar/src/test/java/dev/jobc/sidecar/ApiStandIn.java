@@ -57,12 +57,26 @@ final class ApiStandIn implements AutoCloseable {
             new Faults(),
             false);
     server.start(java.net.InetAddress.getLoopbackAddress(), 0);
-    admin = new KubernetesClientBuilder().withConfig(config("test-admin")).build();
+    admin = client("test-admin");
   }
 
   /** A client as the sidecar makes it, with short back-offs so tests finish quickly. */
   KubernetesClient sidecarClient() {
-    return new KubernetesClientBuilder().withConfig(config(ApiClients.USER_AGENT)).build();
+    return client(ApiClients.USER_AGENT);
+  }
+
+  /**
+   * The sidecar's own HTTP client (the JDK's) on JDK 17, the image's runtime. On newer JDKs the JDK
+   * client's WebSocket handshake with this Vert.x-based mock never completes (the mock does not
+   * even log the request), so there the tests use fabric8's Vert.x client; the sidecar's logic is
+   * the same either way.
+   */
+  private KubernetesClient client(String userAgent) {
+    KubernetesClientBuilder b = new KubernetesClientBuilder().withConfig(config(userAgent));
+    if (Runtime.version().feature() > 17) {
+      b.withHttpClientFactory(new io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory());
+    }
+    return b.build();
   }
 
   private Config config(String userAgent) {
@@ -70,6 +84,10 @@ final class ApiStandIn implements AutoCloseable {
         .withMasterUrl(server.url("/"))
         .withNamespace(NS)
         .withUserAgent(userAgent)
+        // Generous: a 2-core machine under a parallel build can stall the first requests, and a
+        // timed-out create that is retried fails with 409. Tests assert outcomes, not durations.
+        .withRequestTimeout(60_000)
+        .withConnectionTimeout(60_000)
         .withWatchReconnectInterval(50)
         .withRequestRetryBackoffLimit(1)
         .withRequestRetryBackoffInterval(20)
