@@ -71,8 +71,6 @@ spec:
             name: mpi-worker
             securityContext:
               runAsUser: 1000
-            command: [/usr/sbin/sshd]
-            args: [-De, -f, /home/mpiuser/.sshd_config]
             resources:
               limits:
                 cpu: 1
