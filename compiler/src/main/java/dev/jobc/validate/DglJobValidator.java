@@ -30,6 +30,12 @@ import java.util.stream.Collectors;
  * (an assertion deep inside dglrun's Python tools), and names too long for the pods jobc derives.
  */
 public final class DglJobValidator {
+  private static final ReservedNames RESERVED =
+      new ReservedNames(
+          DglNaming.RESERVED_VOLUMES,
+          DglNaming.RESERVED_INIT_CONTAINERS,
+          DglNaming.RESERVED_MOUNTS);
+
   static final FieldPath NAME = FieldPath.of("metadata", "name");
   static final FieldPath SPEC = FieldPath.of("spec");
   static final FieldPath REPLICA_SPECS = SPEC.child("dglReplicaSpecs");
@@ -266,52 +272,7 @@ public final class DglJobValidator {
               "Required value: must define at least one container"));
       return;
     }
-    // jobc adds these volumes, mounts and init containers; a clash would make the API server
-    // reject the pod (dgl-operator appended them blindly).
-    if (pod.getVolumes() != null) {
-      for (int i = 0; i < pod.getVolumes().size(); i++) {
-        String name = pod.getVolumes().get(i).getName();
-        if (DglNaming.RESERVED_VOLUMES.contains(name)) {
-          out.add(
-              error(
-                  Code.DUPLICATE,
-                  podSpec.child("volumes").index(i).child("name"),
-                  "Duplicate value: \"" + name + "\": this volume name is reserved for jobc"));
-        }
-      }
-    }
-    if (pod.getInitContainers() != null) {
-      for (int i = 0; i < pod.getInitContainers().size(); i++) {
-        String name = pod.getInitContainers().get(i).getName();
-        if (DglNaming.RESERVED_INIT_CONTAINERS.contains(name)) {
-          out.add(
-              error(
-                  Code.DUPLICATE,
-                  podSpec.child("initContainers").index(i).child("name"),
-                  "Duplicate value: \""
-                      + name
-                      + "\": this init container name is reserved for jobc"));
-        }
-      }
-    }
-    Container main = pod.getContainers().get(0);
-    if (main.getVolumeMounts() != null) {
-      for (int i = 0; i < main.getVolumeMounts().size(); i++) {
-        String path = main.getVolumeMounts().get(i).getMountPath();
-        if (DglNaming.RESERVED_MOUNTS.contains(path)) {
-          out.add(
-              error(
-                  Code.DUPLICATE,
-                  podSpec
-                      .child("containers")
-                      .index(0)
-                      .child("volumeMounts")
-                      .index(i)
-                      .child("mountPath"),
-                  "Duplicate value: \"" + path + "\": jobc mounts its own files here"));
-        }
-      }
-    }
+    RESERVED.check(pod, podSpec, out);
     String restart = pod.getRestartPolicy();
     if (restart != null && !restart.isEmpty() && !restart.equals("Never")) {
       out.add(

@@ -17,7 +17,6 @@ import dev.jobc.diag.Finding;
 import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.Volume;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -43,6 +42,10 @@ public final class MpiJobValidator {
    * at all (kubernetes/kubernetes#64023).
    */
   public static final int STATEFUL_SET_NAME_MAX = 52;
+
+  private static final ReservedNames RESERVED =
+      new ReservedNames(
+          Naming.RESERVED_VOLUMES, Naming.RESERVED_INIT_CONTAINERS, Naming.RESERVED_MOUNTS);
 
   private MpiJobValidator() {}
 
@@ -258,33 +261,8 @@ public final class MpiJobValidator {
               "Required value: must define at least one container"));
       return;
     }
-    // jobc adds these volumes and mount points; a clash would silently replace the user's.
     PodSpec pod = spec.template().getSpec();
-    List<Volume> volumes = pod.getVolumes() == null ? List.of() : pod.getVolumes();
-    for (int i = 0; i < volumes.size(); i++) {
-      String name = volumes.get(i).getName();
-      if (Naming.RESERVED_VOLUMES.contains(name)) {
-        out.add(
-            error(
-                Code.DUPLICATE,
-                podSpec.child("volumes").index(i).child("name"),
-                "Duplicate value: \"" + name + "\": this volume name is reserved for jobc"));
-      }
-    }
-    if (pod.getInitContainers() != null) {
-      for (int i = 0; i < pod.getInitContainers().size(); i++) {
-        String name = pod.getInitContainers().get(i).getName();
-        if (Naming.RESERVED_INIT_CONTAINERS.contains(name)) {
-          out.add(
-              error(
-                  Code.DUPLICATE,
-                  podSpec.child("initContainers").index(i).child("name"),
-                  "Duplicate value: \""
-                      + name
-                      + "\": this init container name is reserved for jobc"));
-        }
-      }
-    }
+    RESERVED.check(pod, podSpec, out);
     String templateRestart = pod.getRestartPolicy();
     if (job.era() != MpiEra.V1ALPHA1 && templateRestart != null && !templateRestart.isEmpty()) {
       String effective =
@@ -304,24 +282,6 @@ public final class MpiJobValidator {
                     + ("Always".equals(effective) && MpiJob.WORKER.equals(type)
                         ? " (worker pods belong to a StatefulSet, which requires Always)"
                         : " from " + p.child("restartPolicy"))));
-      }
-    }
-    Container main = containers.get(0);
-    if (main.getVolumeMounts() != null) {
-      for (int i = 0; i < main.getVolumeMounts().size(); i++) {
-        String path = main.getVolumeMounts().get(i).getMountPath();
-        if (Naming.RESERVED_MOUNTS.contains(path)) {
-          out.add(
-              error(
-                  Code.DUPLICATE,
-                  podSpec
-                      .child("containers")
-                      .index(0)
-                      .child("volumeMounts")
-                      .index(i)
-                      .child("mountPath"),
-                  "Duplicate value: \"" + path + "\": jobc mounts its own files here"));
-        }
       }
     }
   }

@@ -142,49 +142,4 @@ class GoldenCaseTest {
     assertThatThrownBy(() -> GoldenCase.options("options.yaml", "namespace: {a: b}\n"))
         .hasMessageContaining("expected a scalar");
   }
-
-  @Test
-  void unifiedDiffShowsHunksWithContext() {
-    String a = "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n";
-    String b = "1\n2\n3\n4\n5\nsix\n7\n8\n9\n10\n";
-
-    assertThat(LineDiff.unified("expected", a, "actual", b))
-        .isEqualTo(
-            """
-            --- expected
-            +++ actual
-            @@ -3,7 +3,7 @@
-             3
-             4
-             5
-            -6
-            +six
-             7
-             8
-             9
-            """);
-    assertThat(LineDiff.unified("e", a, "a", a)).isEmpty();
-  }
-
-  @Test
-  void unifiedDiffShowsAMissingFinalNewline() {
-    assertThat(LineDiff.unified("e", "a\n", "a", "a"))
-        .isEqualTo(
-            """
-            --- e
-            +++ a
-            @@ -1,1 +1,1 @@
-            -a
-            +a
-            \\ No newline at end of file
-            """);
-    assertThat(LineDiff.unified("e", "", "a", "x\n"))
-        .isEqualTo(
-            """
-            --- e
-            +++ a
-            @@ -0,0 +1,1 @@
-            +x
-            """);
-  }
 }

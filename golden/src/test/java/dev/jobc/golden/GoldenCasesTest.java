@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.jobc.Source;
 import dev.jobc.cli.JobcCommand;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.frontend.UnifiedDiff;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
@@ -108,8 +109,8 @@ class GoldenCasesTest {
     if (first.exit() != second.exit()) {
       failures.add("not deterministic: exit " + first.exit() + ", then " + second.exit());
     }
-    failures.add(LineDiff.unified("stdout (run 1)", first.out(), "stdout (run 2)", second.out()));
-    failures.add(LineDiff.unified("stderr (run 1)", first.err(), "stderr (run 2)", second.err()));
+    failures.add(UnifiedDiff.diff("stdout (run 1)", first.out(), "stdout (run 2)", second.out()));
+    failures.add(UnifiedDiff.diff("stderr (run 1)", first.err(), "stderr (run 2)", second.err()));
     if (update) {
       if (first.exit() == 0) {
         failures.add(fixedPointProblem(first.out()));
@@ -124,10 +125,10 @@ class GoldenCasesTest {
         if (first.exit() != 0) {
           failures.add("exit code " + first.exit() + ", expected 0 (" + GoldenCase.EXPECTED + ")");
         }
-        failures.add(LineDiff.unified(GoldenCase.EXPECTED, expected, "stdout", first.out()));
+        failures.add(UnifiedDiff.diff(GoldenCase.EXPECTED, expected, "stdout", first.out()));
         String warnings =
             c.hasWarnings() ? GoldenCase.read(c.dir().resolve(GoldenCase.WARNINGS)) : "";
-        failures.add(LineDiff.unified(GoldenCase.WARNINGS, warnings, "stderr", first.err()));
+        failures.add(UnifiedDiff.diff(GoldenCase.WARNINGS, warnings, "stderr", first.err()));
         failures.add(fixedPointProblem(expected));
       }
       case ERROR -> {
@@ -135,8 +136,8 @@ class GoldenCasesTest {
         if (first.exit() != 1) {
           failures.add("exit code " + first.exit() + ", expected 1 (" + GoldenCase.ERRORS + ")");
         }
-        failures.add(LineDiff.unified(GoldenCase.ERRORS, expected, "stderr", first.err()));
-        failures.add(LineDiff.unified("stdout (expected empty)", "", "stdout", first.out()));
+        failures.add(UnifiedDiff.diff(GoldenCase.ERRORS, expected, "stderr", first.err()));
+        failures.add(UnifiedDiff.diff("stdout (expected empty)", "", "stdout", first.out()));
       }
       case NEW ->
           throw new IllegalStateException("discover() lets NEW through only in update mode");
@@ -226,7 +227,7 @@ class GoldenCasesTest {
       rewritten.append(writer.write(documents.get(i).root(), false));
     }
     String diff =
-        LineDiff.unified(
+        UnifiedDiff.diff(
             GoldenCase.EXPECTED,
             stream,
             "YamlWriter.write(load(...), false)",
