@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
@@ -104,6 +105,7 @@ final class ApiStandIn implements AutoCloseable {
       ws.close(1000, "dropped by test");
     }
     watches.clear();
+    Changes.ALL.signal();
   }
 
   int openWatches() {
@@ -166,7 +168,10 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void create(Pod pod) {
-    admin.pods().inNamespace(NS).resource(pod).create();
+    // createOr(update): when the mock server stalls (mockwebserver 7.8.0 can hold its event loop
+    // for a minute around a closing watch), the client retries a create that did succeed, and a
+    // plain create would then fail the test with "already exists".
+    admin.pods().inNamespace(NS).resource(pod).createOr(NonDeletingOperation::update);
   }
 
   void setReady(String name, boolean ready) {
@@ -224,6 +229,15 @@ final class ApiStandIn implements AutoCloseable {
   private final class Faults extends Dispatcher {
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+      try {
+        return answer(request);
+      } finally {
+        // Waiting tests re-check their condition after every request of the sidecar.
+        Changes.ALL.signal();
+      }
+    }
+
+    private MockResponse answer(RecordedRequest request) {
       String agent = request.getHeader("User-Agent");
       if (agent == null || !agent.startsWith(ApiClients.USER_AGENT)) {
         return crud.dispatch(request);
@@ -296,6 +310,7 @@ final class ApiStandIn implements AutoCloseable {
     @Override
     public void onOpen(WebSocket ws, Response response) {
       watches.add(ws);
+      Changes.ALL.signal();
       inner.onOpen(ws, response);
     }
 
@@ -307,6 +322,7 @@ final class ApiStandIn implements AutoCloseable {
     @Override
     public void onClosing(WebSocket ws, int code, String reason) {
       watches.remove(ws);
+      Changes.ALL.signal();
       // Not passed on: the mock's listener answers a closing handshake by closing again from its
       // executor, and its onClosed then blocks the event loop waiting for that executor, which
       // waits for the event loop (a one-minute stall in mockwebserver 7.8.0). A connection that
