@@ -127,47 +127,13 @@ public final class DglJobValidator {
                             + " characters"
                         : "")));
       }
-      String set = Naming.workerSet(name);
       if (!reported
           && (mode == null || mode.hasWorkers())
-          && options.workers() == WorkerKind.STATEFUL_SET
-          && set.length() > MpiJobValidator.STATEFUL_SET_NAME_MAX) {
-        out.add(
-            error(
-                Code.INVALID,
-                NAME,
-                "Invalid value: \""
-                    + name
-                    + "\": the worker StatefulSet \""
-                    + set
-                    + "\" would have "
-                    + set.length()
-                    + " characters; Kubernetes creates no pods for StatefulSets over "
-                    + MpiJobValidator.STATEFUL_SET_NAME_MAX
-                    + " (the controller-revision-hash label must fit 63); shorten the name to at"
-                    + " most "
-                    + (MpiJobValidator.STATEFUL_SET_NAME_MAX - Naming.WORKER_SUFFIX.length())
-                    + " characters or render with --workers pods"));
+          && options.workers() == WorkerKind.STATEFUL_SET) {
+        JobNames.statefulSetFits(name, "render with --workers pods", out);
       }
     }
-    FieldPath nsPath = FieldPath.of("metadata", "namespace");
-    if (job.namespace() == null || job.namespace().isEmpty()) {
-      out.add(
-          error(
-              Code.REQUIRED,
-              nsPath,
-              "Required value: the namespace is part of host names and RBAC subjects; set"
-                  + " metadata.namespace or pass --namespace"));
-    } else if (!Dns.dns1123Label(job.namespace()).isEmpty()) {
-      out.add(
-          error(
-              Code.INVALID,
-              nsPath,
-              "Invalid value: \""
-                  + job.namespace()
-                  + "\": "
-                  + String.join("; ", Dns.dns1123Label(job.namespace()))));
-    }
+    JobNames.namespace(job.namespace(), out);
   }
 
   private static void validateReplicaSpecs(DglJobModel job, PartitionMode mode, List<Finding> out) {

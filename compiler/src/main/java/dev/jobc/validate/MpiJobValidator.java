@@ -36,12 +36,7 @@ public final class MpiJobValidator {
   /** Kubernetes rejects objects over about 1.5 MiB (etcd); jobc stops at 1 MiB of names. */
   public static final long OBJECT_LIMIT = 1024 * 1024;
 
-  /**
-   * The StatefulSet controller labels each pod {@code controller-revision-hash: <set name>-<hash of
-   * up to 10 chars>}; a label value has at most 63 characters, so longer set names create no pods
-   * at all (kubernetes/kubernetes#64023).
-   */
-  public static final int STATEFUL_SET_NAME_MAX = 52;
+  public static final int STATEFUL_SET_NAME_MAX = JobNames.STATEFUL_SET_NAME_MAX;
 
   private static final ReservedNames RESERVED =
       new ReservedNames(
@@ -85,44 +80,11 @@ public final class MpiJobValidator {
                     + host
                     + "\": "
                     + String.join("; ", problems)));
-      } else if (job.options().workers() == WorkerKind.STATEFUL_SET
-          && Naming.workerSet(name).length() > STATEFUL_SET_NAME_MAX) {
-        out.add(
-            error(
-                Code.INVALID,
-                NAME,
-                "Invalid value: \""
-                    + name
-                    + "\": the worker StatefulSet \""
-                    + Naming.workerSet(name)
-                    + "\" would have "
-                    + Naming.workerSet(name).length()
-                    + " characters; Kubernetes creates no pods for StatefulSets over "
-                    + STATEFUL_SET_NAME_MAX
-                    + " (the controller-revision-hash label must fit 63); shorten the name to at"
-                    + " most "
-                    + (STATEFUL_SET_NAME_MAX - Naming.WORKER_SUFFIX.length())
-                    + " characters or use --workers pods"));
+      } else if (job.options().workers() == WorkerKind.STATEFUL_SET) {
+        JobNames.statefulSetFits(name, "use --workers pods", out);
       }
     }
-    FieldPath nsPath = FieldPath.of("metadata", "namespace");
-    if (job.namespace() == null || job.namespace().isEmpty()) {
-      out.add(
-          error(
-              Code.REQUIRED,
-              nsPath,
-              "Required value: the namespace is part of host names and RBAC subjects; set"
-                  + " metadata.namespace or pass --namespace"));
-    } else {
-      List<String> problems = Dns.dns1123Label(job.namespace());
-      if (!problems.isEmpty()) {
-        out.add(
-            error(
-                Code.INVALID,
-                nsPath,
-                "Invalid value: \"" + job.namespace() + "\": " + String.join("; ", problems)));
-      }
-    }
+    JobNames.namespace(job.namespace(), out);
   }
 
   private static void validateSpec(MpiJobModel job, List<Finding> out) {

@@ -1,0 +1,73 @@
+package dev.jobc.validate;
+
+import static dev.jobc.diag.Finding.error;
+
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.plan.Naming;
+import java.util.List;
+
+/** Name rules every job kind shares: the namespace, and the worker StatefulSet's name length. */
+final class JobNames {
+  static final FieldPath NAME = FieldPath.of("metadata", "name");
+  static final FieldPath NAMESPACE = FieldPath.of("metadata", "namespace");
+
+  /**
+   * The StatefulSet controller labels each pod {@code controller-revision-hash: <set name>-<hash of
+   * up to 10 chars>}; a label value has at most 63 characters, so longer set names create no pods
+   * at all (kubernetes/kubernetes#64023).
+   */
+  static final int STATEFUL_SET_NAME_MAX = 52;
+
+  private JobNames() {}
+
+  /** The namespace is baked into host names and RBAC subjects: it must be known and valid. */
+  static void namespace(String namespace, List<Finding> out) {
+    if (namespace == null || namespace.isEmpty()) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              NAMESPACE,
+              "Required value: the namespace is part of host names and RBAC subjects; set"
+                  + " metadata.namespace or pass --namespace"));
+      return;
+    }
+    List<String> problems = Dns.dns1123Label(namespace);
+    if (!problems.isEmpty()) {
+      out.add(
+          error(
+              Code.INVALID,
+              NAMESPACE,
+              "Invalid value: \"" + namespace + "\": " + String.join("; ", problems)));
+    }
+  }
+
+  /**
+   * Whether the worker StatefulSet of job {@code name} fits {@link #STATEFUL_SET_NAME_MAX}; if not,
+   * reports it, ending the message with {@code remedy}.
+   */
+  static boolean statefulSetFits(String name, String remedy, List<Finding> out) {
+    String set = Naming.workerSet(name);
+    if (set.length() <= STATEFUL_SET_NAME_MAX) {
+      return true;
+    }
+    out.add(
+        error(
+            Code.INVALID,
+            NAME,
+            "Invalid value: \""
+                + name
+                + "\": the worker StatefulSet \""
+                + set
+                + "\" would have "
+                + set.length()
+                + " characters; Kubernetes creates no pods for StatefulSets over "
+                + STATEFUL_SET_NAME_MAX
+                + " (the controller-revision-hash label must fit 63); shorten the name to at most "
+                + (STATEFUL_SET_NAME_MAX - Naming.WORKER_SUFFIX.length())
+                + " characters or "
+                + remedy));
+    return false;
+  }
+}
