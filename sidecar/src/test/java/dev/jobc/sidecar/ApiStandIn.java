@@ -105,7 +105,6 @@ final class ApiStandIn implements AutoCloseable {
       ws.close(1000, "dropped by test");
     }
     watches.clear();
-    Changes.ALL.signal();
   }
 
   int openWatches() {
@@ -229,15 +228,6 @@ final class ApiStandIn implements AutoCloseable {
   private final class Faults extends Dispatcher {
     @Override
     public MockResponse dispatch(RecordedRequest request) {
-      try {
-        return answer(request);
-      } finally {
-        // Waiting tests re-check their condition after every request of the sidecar.
-        Changes.ALL.signal();
-      }
-    }
-
-    private MockResponse answer(RecordedRequest request) {
       String agent = request.getHeader("User-Agent");
       if (agent == null || !agent.startsWith(ApiClients.USER_AGENT)) {
         return crud.dispatch(request);
@@ -310,7 +300,6 @@ final class ApiStandIn implements AutoCloseable {
     @Override
     public void onOpen(WebSocket ws, Response response) {
       watches.add(ws);
-      Changes.ALL.signal();
       inner.onOpen(ws, response);
     }
 
@@ -322,7 +311,6 @@ final class ApiStandIn implements AutoCloseable {
     @Override
     public void onClosing(WebSocket ws, int code, String reason) {
       watches.remove(ws);
-      Changes.ALL.signal();
       // Not passed on: the mock's listener answers a closing handshake by closing again from its
       // executor, and its onClosed then blocks the event loop waiting for that executor, which
       // waits for the event loop (a one-minute stall in mockwebserver 7.8.0). A connection that

@@ -37,7 +37,6 @@ class LauncherSidecarTest {
   Thread reader;
   final List<String> malformed = new CopyOnWriteArrayList<>();
   volatile boolean reading = true;
-  AutoCloseable fileEvents;
 
   @BeforeEach
   void start() throws IOException {
@@ -48,16 +47,13 @@ class LauncherSidecarTest {
     Files.createDirectories(dir.resolve("out"));
     Files.writeString(dir.resolve("config/hostfile"), "pi-worker-0.pi.team.svc slots=1\n");
     Files.writeString(dir.resolve("config/kubexec.sh"), "#!/bin/sh\n");
-    fileEvents = Changes.watch(dir, dir.resolve("out"));
-    // Reads discover_hosts.sh after every file event in out/ (a write in place would raise one
-    // per write) while the test runs: every content seen must be a whole script, never a partly
-    // written one.
+    // Reads discover_hosts.sh as fast as it can while the test runs: every content seen must be
+    // a whole script, never a partly written one.
     reader =
         new Thread(
             () -> {
               Path f = dir.resolve("out/discover_hosts.sh");
               while (reading) {
-                long seen = Changes.ALL.count();
                 try {
                   String s = Files.readString(f);
                   if (!WELL_FORMED.matcher(s).matches()) {
@@ -69,7 +65,7 @@ class LauncherSidecarTest {
                   malformed.add(e.toString());
                 }
                 try {
-                  Changes.ALL.awaitAfter(seen, Eventually.RECHECK_NANOS);
+                  Thread.sleep(1); // two cores: leave room for the sidecar and the API
                 } catch (InterruptedException e) {
                   return;
                 }
@@ -85,9 +81,7 @@ class LauncherSidecarTest {
       running.get(20, TimeUnit.SECONDS);
     }
     reading = false;
-    Changes.ALL.signal();
     reader.join();
-    fileEvents.close();
     client.close();
     api.close();
     assertThat(malformed).as("partial or malformed discover_hosts.sh seen").isEmpty();

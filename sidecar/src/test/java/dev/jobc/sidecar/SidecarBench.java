@@ -49,12 +49,7 @@ public final class SidecarBench {
       env.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
       Process p = pb.start();
       Path script = dir.resolve("discover_hosts.sh");
-      AutoCloseable events = Changes.watch(script.getParent());
-      try {
-        Eventually.until("first discover_hosts.sh", () -> Files.exists(script));
-      } finally {
-        events.close();
-      }
+      Eventually.until("first discover_hosts.sh", () -> Files.exists(script));
 
       long[] delays = new long[flips];
       for (int n = 0; n < flips; n++) {

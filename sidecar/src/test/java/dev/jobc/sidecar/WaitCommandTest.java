@@ -144,12 +144,7 @@ class WaitCommandTest {
                     "--dgl-port",
                     "4000",
                     "--then-serve"));
-    AutoCloseable events = Changes.watch(dir);
-    try {
-      Eventually.until("files written", () -> Files.exists(dir.resolve("leadfile")));
-    } finally {
-      events.close();
-    }
+    Eventually.until("files written", () -> Files.exists(dir.resolve("leadfile")));
     assertThat(Files.readString(dir.resolve("hostfile")))
         .isEqualTo("10.5.0.0 4000 np-worker-0 slots=1\n");
     assertThat(Files.readString(dir.resolve("partfile"))).isEmpty();
