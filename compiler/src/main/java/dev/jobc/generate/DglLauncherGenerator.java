@@ -63,19 +63,7 @@ public final class DglLauncherGenerator {
     if (plan.mode() == PartitionMode.SKIP) {
       main.addToEnv(env(DglPodParts.PHASE_ENV, "Launcher_Workload"));
     } else {
-      spec.setServiceAccountName(name);
-      // Under the job's Service, as the leadfile's DNS name says.
-      spec.setHostname(name);
-      spec.setSubdomain(Naming.service(plan.name()));
-      PodTemplates.dnsForHostNetwork(spec);
-
-      List<Container> inits = orEmpty(spec.getInitContainers());
-      inits.add(
-          PodTemplates.kubectlCopy(
-              DglNaming.KUBECTL_DOWNLOAD,
-              plan.kubectlImage(),
-              DglNaming.KUBECTL_VOLUME,
-              DglNaming.KUBECTL_MOUNT));
+      List<Container> inits = DglPodParts.execPod(spec, name, plan);
       if (plan.partitioner() != null) {
         inits.add(partitionerWatcher(plan));
       }

@@ -8,7 +8,6 @@ import dev.jobc.api.DglJob;
 import dev.jobc.plan.DglJobPlan;
 import dev.jobc.plan.DglLabels;
 import dev.jobc.plan.DglNaming;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -33,18 +32,7 @@ public final class DglPartitionerGenerator {
     PodTemplateSpec template = PodTemplates.copy(plan.job().worker().template());
     PodSpec spec = template.getSpec();
     spec.setRestartPolicy("Never");
-    spec.setServiceAccountName(name);
-    spec.setHostname(name);
-    spec.setSubdomain(Naming.service(plan.name()));
-    PodTemplates.dnsForHostNetwork(spec);
-
-    List<Container> inits = orEmpty(spec.getInitContainers());
-    inits.add(
-        PodTemplates.kubectlCopy(
-            DglNaming.KUBECTL_DOWNLOAD,
-            plan.kubectlImage(),
-            DglNaming.KUBECTL_VOLUME,
-            DglNaming.KUBECTL_MOUNT));
+    List<Container> inits = DglPodParts.execPod(spec, name, plan);
     spec.setInitContainers(inits);
 
     Container launcher = plan.job().launcher().template().getSpec().getContainers().get(0);

@@ -5,12 +5,14 @@ import static dev.jobc.plan.DglNaming.CONFIG_VOLUME;
 import dev.jobc.plan.DglJobPlan;
 import dev.jobc.plan.DglNaming;
 import dev.jobc.plan.Naming;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSourceBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -80,6 +82,27 @@ final class DglPodParts {
       source.addNewItem().withKey(key).withPath(key).withMode(mode).endItem();
     }
     return source.endConfigMap().build();
+  }
+
+  /**
+   * Wires a pod that runs {@code kubexec.sh} (launcher, partitioner): its own ServiceAccount, host
+   * name {@code name} under the job's Service (as the leadfile's DNS name says), and the
+   * kubectl-download init container. Returns the init containers, kubectl-download last, for the
+   * caller to extend and set.
+   */
+  static List<Container> execPod(PodSpec spec, String name, DglJobPlan plan) {
+    spec.setServiceAccountName(name);
+    spec.setHostname(name);
+    spec.setSubdomain(Naming.service(plan.name()));
+    PodTemplates.dnsForHostNetwork(spec);
+    List<Container> inits = orEmpty(spec.getInitContainers());
+    inits.add(
+        PodTemplates.kubectlCopy(
+            DglNaming.KUBECTL_DOWNLOAD,
+            plan.kubectlImage(),
+            DglNaming.KUBECTL_VOLUME,
+            DglNaming.KUBECTL_MOUNT));
+    return inits;
   }
 
   /** The four keys workers and partitioner project, in dgl-operator's order. */
