@@ -1,5 +1,6 @@
 package dev.jobc.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -13,5 +14,12 @@ class CompileBenchmarkTest {
     CompileBenchmark benchmark = new CompileBenchmark();
     benchmark.workers = workers;
     assertThatCode(benchmark::setUp).doesNotThrowAnyException();
+  }
+
+  @org.junit.jupiter.api.Test
+  void libraryFloorInputLoadsAndPassesItsSchema() throws Exception {
+    LibraryFloorBenchmark benchmark = new LibraryFloorBenchmark();
+    assertThatCode(benchmark::setUp).doesNotThrowAnyException();
+    assertThat(benchmark.yamlParseOnly().path("kind").asText()).isEqualTo("MPIJob");
   }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
@@ -20,6 +21,10 @@ public final class ObjectTrees {
           .defaultPropertyInclusion(
               JsonInclude.Value.construct(
                   JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
+          // Build a property's deserializer when input first uses it (see the class for why).
+          .addModule(
+              new SimpleModule("jobc-lazy-properties")
+                  .setDeserializerModifier(new LazyPropertyDeserializers()))
           .build();
 
   private ObjectTrees() {}
