@@ -1,6 +1,6 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.plan.Naming;
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.nio.file.Path;

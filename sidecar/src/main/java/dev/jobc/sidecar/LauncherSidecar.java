@@ -1,9 +1,9 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.api.MpiEra;
-import dev.jobc.plan.DiscoverHosts;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
+import dev.jobc.conventions.DiscoverHosts;
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
