@@ -1,6 +1,6 @@
 package dev.jobc;
 
-import dev.jobc.validate.Dns;
+import dev.jobc.conventions.Dns;
 import java.util.List;
 import java.util.regex.Pattern;
 

@@ -1,9 +1,9 @@
 package dev.jobc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJob;
 import dev.jobc.api.MpiJobModel;
+import dev.jobc.conventions.MpiEra;
 import dev.jobc.defaults.MpiJobDefaults;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;

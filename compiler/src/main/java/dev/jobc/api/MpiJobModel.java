@@ -1,6 +1,7 @@
 package dev.jobc.api;
 
 import dev.jobc.CompileOptions;
+import dev.jobc.conventions.MpiEra;
 import dev.jobc.diag.Finding;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.List;

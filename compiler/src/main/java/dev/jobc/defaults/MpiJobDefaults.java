@@ -1,13 +1,13 @@
 package dev.jobc.defaults;
 
 import dev.jobc.CompileOptions;
-import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJob;
 import dev.jobc.api.MpiJobModel;
 import dev.jobc.api.MpiJobSpec;
 import dev.jobc.api.MpiPaths;
 import dev.jobc.api.ReplicaSpec;
 import dev.jobc.api.RunPolicy;
+import dev.jobc.conventions.MpiEra;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.plan.SlotPlan;

@@ -1,10 +1,10 @@
 package dev.jobc.generate;
 
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.DglJobPlan;
-import dev.jobc.plan.DglNaming;
 import dev.jobc.plan.DglPeer;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
 import dev.jobc.render.Templates;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;

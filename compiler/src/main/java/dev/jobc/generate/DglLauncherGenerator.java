@@ -6,10 +6,10 @@ import static dev.jobc.generate.DglPodParts.orEmpty;
 
 import dev.jobc.api.DglJob;
 import dev.jobc.api.PartitionMode;
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.DglJobPlan;
 import dev.jobc.plan.DglLabels;
-import dev.jobc.plan.DglNaming;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;

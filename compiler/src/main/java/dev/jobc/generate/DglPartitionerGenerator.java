@@ -5,9 +5,9 @@ import static dev.jobc.generate.DglPodParts.mount;
 import static dev.jobc.generate.DglPodParts.orEmpty;
 
 import dev.jobc.api.DglJob;
+import dev.jobc.conventions.DglNaming;
 import dev.jobc.plan.DglJobPlan;
 import dev.jobc.plan.DglLabels;
-import dev.jobc.plan.DglNaming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;

@@ -1,10 +1,10 @@
 package dev.jobc.generate;
 
-import static dev.jobc.plan.DglNaming.CONFIG_VOLUME;
+import static dev.jobc.conventions.DglNaming.CONFIG_VOLUME;
 
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.DglJobPlan;
-import dev.jobc.plan.DglNaming;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;

@@ -1,9 +1,9 @@
 package dev.jobc.generate;
 
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.DglJobPlan;
-import dev.jobc.plan.DglNaming;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;

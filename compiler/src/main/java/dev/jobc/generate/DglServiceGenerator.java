@@ -1,9 +1,9 @@
 package dev.jobc.generate;
 
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.DglJobPlan;
 import dev.jobc.plan.DglLabels;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Service;
 
 /**

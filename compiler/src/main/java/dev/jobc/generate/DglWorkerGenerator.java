@@ -7,11 +7,11 @@ import static dev.jobc.generate.DglPodParts.orEmpty;
 
 import dev.jobc.CompileOptions.WorkerKind;
 import dev.jobc.api.DglJob;
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.DglJobPlan;
 import dev.jobc.plan.DglLabels;
-import dev.jobc.plan.DglNaming;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,10 +1,10 @@
 package dev.jobc.generate;
 
-import dev.jobc.api.MpiEra;
-import dev.jobc.plan.MpiImplementation.Env;
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiImplementation.Env;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.MpiJobPlan;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;

@@ -1,8 +1,8 @@
 package dev.jobc.generate;
 
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.MpiJobPlan;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;

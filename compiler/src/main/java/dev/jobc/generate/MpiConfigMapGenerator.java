@@ -1,9 +1,9 @@
 package dev.jobc.generate;
 
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.HostSlot;
 import dev.jobc.plan.MpiJobPlan;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
 import dev.jobc.render.Templates;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package dev.jobc.generate;
 
+import dev.jobc.conventions.MpiLabels;
 import dev.jobc.plan.GangPlan;
 import dev.jobc.plan.GangPlan.Flavor;
 import dev.jobc.plan.MpiJobPlan;
-import dev.jobc.plan.MpiLabels;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.jobc.generate;
 
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.MpiJobPlan;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.KeyToPath;

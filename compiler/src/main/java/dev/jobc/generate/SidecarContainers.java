@@ -1,8 +1,8 @@
 package dev.jobc.generate;
 
-import dev.jobc.api.MpiEra;
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.Naming;
 import dev.jobc.plan.MpiJobPlan;
-import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;

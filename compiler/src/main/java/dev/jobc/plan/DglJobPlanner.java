@@ -4,6 +4,8 @@ import dev.jobc.CompileOptions;
 import dev.jobc.api.DglJobModel;
 import dev.jobc.api.PartitionMode;
 import dev.jobc.api.ReplicaSpec;
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;

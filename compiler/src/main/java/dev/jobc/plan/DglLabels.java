@@ -1,5 +1,6 @@
 package dev.jobc.plan;
 
+import dev.jobc.conventions.MpiLabels;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,9 +1,10 @@
 package dev.jobc.plan;
 
 import dev.jobc.CompileOptions;
-import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJobModel;
-import dev.jobc.plan.MpiImplementation.Env;
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiImplementation;
+import dev.jobc.conventions.MpiImplementation.Env;
 import java.util.List;
 import java.util.Map;
 

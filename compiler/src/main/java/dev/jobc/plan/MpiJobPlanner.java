@@ -1,10 +1,14 @@
 package dev.jobc.plan;
 
 import dev.jobc.CompileOptions;
-import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJobModel;
 import dev.jobc.api.ReplicaSpec;
-import dev.jobc.plan.MpiImplementation.Env;
+import dev.jobc.conventions.DiscoverHosts;
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiImplementation;
+import dev.jobc.conventions.MpiImplementation.Env;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
 import java.util.List;

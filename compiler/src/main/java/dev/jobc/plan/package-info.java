@@ -1,6 +1,6 @@
 /**
  * Pure decisions made before any object is built: names, host lists, slots, which implementation's
- * formats apply. No fabric8 builders and no text rendering here; the sidecar reuses {@link
- * dev.jobc.plan.Naming} so host names are computed in one place.
+ * formats apply. No fabric8 builders and no text rendering here. Names, labels and formats the
+ * sidecar must produce alike come from {@code dev.jobc.conventions} (module {@code conventions/}).
  */
 package dev.jobc.plan;

@@ -2,10 +2,11 @@ package dev.jobc.validate;
 
 import static dev.jobc.diag.Finding.error;
 
+import dev.jobc.conventions.Dns;
+import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
-import dev.jobc.plan.Naming;
 import java.util.List;
 
 /** Name rules every job kind shares: the namespace, and the worker StatefulSet's name length. */

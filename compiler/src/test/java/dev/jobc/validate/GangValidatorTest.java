@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.jobc.CompileOptions;
-import dev.jobc.api.MpiEra;
 import dev.jobc.api.MpiJob;
+import dev.jobc.conventions.MpiEra;
 import dev.jobc.defaults.MpiJobDefaults;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Severity;

@@ -1,6 +1,7 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.plan.Naming;
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,11 +16,6 @@ import java.util.TreeMap;
  * carries the pod's own index and lines are in numeric index order.
  */
 final class DglFiles {
-  static final String HOSTFILE = "hostfile";
-  static final String PARTFILE = "partfile";
-  static final String LEADFILE = "leadfile";
-  static final String PARTITIONER_SUFFIX = "-partitioner";
-
   private DglFiles() {}
 
   /** One line per pod of {@code pods} named {@code <job>-worker-<i>}, in index order. */
@@ -49,7 +45,7 @@ final class DglFiles {
   static String partfile(String job, Pod partitioner, int port) {
     return partitioner == null
         ? ""
-        : Pods.ip(partitioner) + " " + port + " " + job + PARTITIONER_SUFFIX + "\n";
+        : Pods.ip(partitioner) + " " + port + " " + DglNaming.partitioner(job) + "\n";
   }
 
   static String leadfile(String job, String launcherIp, int port) {
@@ -67,8 +63,10 @@ final class DglFiles {
       int slots)
       throws IOException {
     AtomicFile.write(
-        dir.resolve(HOSTFILE), hostfile(job, workers, port, slots), AtomicFile.READ_ONLY);
-    AtomicFile.write(dir.resolve(PARTFILE), partfile(job, partitioner, port), AtomicFile.READ_ONLY);
-    AtomicFile.write(dir.resolve(LEADFILE), leadfile(job, launcherIp, port), AtomicFile.READ_ONLY);
+        dir.resolve(DglNaming.HOSTFILE), hostfile(job, workers, port, slots), AtomicFile.READ_ONLY);
+    AtomicFile.write(
+        dir.resolve(DglNaming.PARTFILE), partfile(job, partitioner, port), AtomicFile.READ_ONLY);
+    AtomicFile.write(
+        dir.resolve(DglNaming.LEADFILE), leadfile(job, launcherIp, port), AtomicFile.READ_ONLY);
   }
 }

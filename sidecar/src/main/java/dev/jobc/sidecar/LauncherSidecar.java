@@ -1,9 +1,9 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.api.MpiEra;
-import dev.jobc.plan.DiscoverHosts;
-import dev.jobc.plan.MpiLabels;
-import dev.jobc.plan.Naming;
+import dev.jobc.conventions.DiscoverHosts;
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -81,10 +81,13 @@ final class LauncherSidecar {
         new PodWatch(client, s.namespace(), MpiLabels.jobSelector(s.era(), s.job()), this::onPods);
     try {
       termination.awaitStop();
+      // Before closing the watch: closing interrupts its event thread, which may be in the middle
+      // of a clean-up (kubelet sends SIGTERM right after the launcher has ended); finish() waits
+      // for that to complete.
+      finish();
     } finally {
       watch.close();
     }
-    finish();
     return 0;
   }
 
@@ -204,7 +207,8 @@ final class LauncherSidecar {
 
   /**
    * On SIGTERM: kubelet stops a native sidecar after the main containers have ended, possibly
-   * before the watch has delivered the launcher's final status, so read it once more.
+   * before the watch has delivered the launcher's final status, so read it once more. Synchronized
+   * with {@link #onPods}, so a clean-up the watch has started completes first.
    */
   synchronized void finish() {
     if (cleaned) {

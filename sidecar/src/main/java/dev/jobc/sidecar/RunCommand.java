@@ -1,7 +1,7 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.api.MpiEra;
-import dev.jobc.plan.MpiImplementation;
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiImplementation;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.List;

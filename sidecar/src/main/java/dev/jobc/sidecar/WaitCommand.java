@@ -1,5 +1,6 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.conventions.DglNaming;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
@@ -70,7 +71,7 @@ final class WaitCommand implements Callable<Integer> {
   String dglJob;
 
   @Option(names = "--dgl-port", paramLabel = "N", description = "Default: 30050.")
-  int dglPort = 30050;
+  int dglPort = DglNaming.DGL_PORT;
 
   @Option(names = "--dgl-slots", paramLabel = "N", description = "Default: 1.")
   int dglSlots = 1;
@@ -139,7 +140,7 @@ final class WaitCommand implements Callable<Integer> {
       if (dglFiles != null) {
         List<Pod> waited = new ArrayList<>();
         names.forEach(n -> waited.add(o.pods().get(n)));
-        String partitionerName = dglJob + DglFiles.PARTITIONER_SUFFIX;
+        String partitionerName = DglNaming.partitioner(dglJob);
         Pod partitioner = o.pods().get(partitionerName);
         if (partitioner == null) {
           partitioner = client.pods().inNamespace(ns).withName(partitionerName).get();

@@ -1,6 +1,6 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.plan.Naming;
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.http.HttpClient;

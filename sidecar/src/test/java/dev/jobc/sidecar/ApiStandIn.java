@@ -19,6 +19,7 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -46,6 +47,10 @@ final class ApiStandIn implements AutoCloseable {
   final AtomicInteger lists = new AtomicInteger();
   final AtomicInteger watchRequests = new AtomicInteger();
   final AtomicInteger scaleFailures = new AtomicInteger();
+
+  /** How long the answer to a scale patch takes (a slow API server); none by default. */
+  volatile Duration scaleDelay = Duration.ZERO;
+
   final List<RecordedRequest> scalePatches = new CopyOnWriteArrayList<>();
   final KubernetesClient admin;
 
@@ -245,10 +250,13 @@ final class ApiStandIn implements AutoCloseable {
           return status(500, "InternalError", "injected scale failure");
         }
         scalePatches.add(request);
-        return new MockResponse()
-            .setResponseCode(200)
-            .setBody(
-                "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"spec\":{\"replicas\":0}}");
+        MockResponse scaled =
+            new MockResponse()
+                .setResponseCode(200)
+                .setBody(
+                    "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"spec\":{\"replicas\":0}}");
+        // The mock schedules a timer for any delay it is given, and rejects one of 0 ms.
+        return scaleDelay.isZero() ? scaled : scaled.setBodyDelay(scaleDelay);
       }
       if (watch && goneOnNextWatch.getAndSet(false)) {
         return new MockResponse()

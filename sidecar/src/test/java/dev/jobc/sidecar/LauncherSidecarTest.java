@@ -2,7 +2,7 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.api.MpiEra;
+import dev.jobc.conventions.MpiEra;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -361,6 +362,30 @@ class LauncherSidecarTest {
     termination.requestStop();
     assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
     assertThat(api.scalePatches).isEmpty();
+  }
+
+  /**
+   * kubelet stops the native sidecar right after the launcher's main container has ended, so
+   * SIGTERM often arrives while the clean-up the watch started is still waiting for the API. The
+   * stop must let it finish: closing the watch first interrupted it, and the workers kept running.
+   */
+  @Test
+  void sigtermDuringACleanUpLetsItFinish() throws Exception {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.scaleDelay = Duration.ofSeconds(3); // a slow API server: the stop comes within this
+    runSidecar(1, "pi-worker", "Running", false);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
+    Eventually.until("scale patch sent", () -> api.scalePatches.size() == 1);
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersScaledDown".equals(e.getReason())
+                    && e.getMessage().startsWith("launcher succeeded; cleanPodPolicy Running"));
+    assertThat(api.scalePatches).hasSize(1);
   }
 
   @Test

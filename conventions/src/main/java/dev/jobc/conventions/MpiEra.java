@@ -1,4 +1,4 @@
-package dev.jobc.api;
+package dev.jobc.conventions;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,5 @@
-package dev.jobc.plan;
+package dev.jobc.conventions;
 
-import dev.jobc.api.MpiEra;
 import java.util.List;
 
 /**

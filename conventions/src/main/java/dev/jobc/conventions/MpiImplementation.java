@@ -1,4 +1,4 @@
-package dev.jobc.plan;
+package dev.jobc.conventions;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,0 +1,256 @@
+package dev.jobc.sidecar;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs containers of a rendered pod that use the {@code jobc-sidecar} image as processes of this
+ * machine, the way kubelet would run them:
+ *
+ * <ul>
+ *   <li>the command is the image's entrypoint, read from {@code deploy/sidecar/Dockerfile}, with
+ *       {@code java} the JDK running the tests and the jar the image copies the one just built;
+ *   <li>the arguments are the container's {@code args};
+ *   <li>the environment is the container's {@code env} alone, downward-API fields resolved from
+ *       this pod, plus {@code KUBECONFIG} pointing at the stand-in API (a pod would have a service
+ *       account there) and a private {@code HOME}, so nothing of this machine's Kubernetes
+ *       configuration leaks in;
+ *   <li>every volume is a directory: a ConfigMap volume filled from the rendered ConfigMap with the
+ *       rendered modes, an {@code emptyDir} empty. A test cannot mount over {@code /etc}, so paths
+ *       under a container's mount points, in arguments and probes, are rewritten to the directory
+ *       behind the mount: the only change made to what jobc renders.
+ * </ul>
+ */
+final class KubeletStandIn {
+  private final Path repository;
+  private final Path dir;
+  private final Pod pod;
+  private final Map<String, ConfigMap> configMaps = new HashMap<>();
+  private final Path kubeconfig;
+
+  /**
+   * @param repository the repository root (the Dockerfile and the built jar are under it)
+   * @param dir this pod's own scratch directory
+   * @param pod the pod as the API would hold it: name, namespace, spec and {@code status.podIP}
+   * @param apiUrl where the API stand-in listens
+   */
+  KubeletStandIn(Path repository, Path dir, Pod pod, List<ConfigMap> configMaps, String apiUrl)
+      throws IOException {
+    this.repository = repository;
+    this.dir = dir;
+    this.pod = pod;
+    configMaps.forEach(c -> this.configMaps.put(c.getMetadata().getName(), c));
+    Files.createDirectories(dir.resolve("home"));
+    for (Volume v : pod.getSpec().getVolumes()) {
+      mount(v);
+    }
+    kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(
+        kubeconfig,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: stand-in
+          cluster: {server: "%s"}
+        users:
+        - name: launcher
+          user: {token: stand-in}
+        contexts:
+        - name: stand-in
+          context: {cluster: stand-in, user: launcher, namespace: %s}
+        current-context: stand-in
+        """
+            .formatted(apiUrl, pod.getMetadata().getNamespace()));
+  }
+
+  /** The directory of volume {@code name}. */
+  Path volume(String name) {
+    return dir.resolve("volumes").resolve(name);
+  }
+
+  /** Where {@code path}, as container {@code container} sees it, is on this machine. */
+  Path hostPath(String container, String path) {
+    return Path.of(rewrite(container(container), path));
+  }
+
+  /** Starts the container; its standard output and error go to {@code log}. */
+  Process start(String container, Path log) throws IOException {
+    Container c = container(container);
+    List<String> command = new ArrayList<>(entrypoint());
+    for (String arg : c.getArgs()) {
+      command.add(rewrite(c, arg));
+    }
+    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    pb.redirectOutput(log.toFile());
+    Map<String, String> env = pb.environment();
+    env.clear();
+    env.put("PATH", System.getenv("PATH"));
+    env.put("HOME", dir.resolve("home").toString());
+    env.put("KUBECONFIG", kubeconfig.toString());
+    env.putAll(environment(c));
+    return pb.start();
+  }
+
+  /** Runs the container's startup probe once, as kubelet's exec probe does: true on exit 0. */
+  boolean startupProbePasses(String container) throws IOException, InterruptedException {
+    Container c = container(container);
+    List<String> command = new ArrayList<>();
+    for (String part : c.getStartupProbe().getExec().getCommand()) {
+      command.add(rewrite(c, part));
+    }
+    Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+    p.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+    if (!p.waitFor(1, TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("probe " + command + " did not finish");
+    }
+    return p.exitValue() == 0;
+  }
+
+  /** The container's environment as kubelet sets it (values and downward-API fields). */
+  Map<String, String> environment(Container c) {
+    Map<String, String> out = new TreeMap<>();
+    for (EnvVar e : c.getEnv()) {
+      if (e.getValueFrom() == null) {
+        out.put(e.getName(), e.getValue() == null ? "" : e.getValue());
+        continue;
+      }
+      if (e.getValueFrom().getFieldRef() == null) {
+        throw new IllegalArgumentException("no stand-in for " + e);
+      }
+      String field = e.getValueFrom().getFieldRef().getFieldPath();
+      out.put(
+          e.getName(),
+          switch (field) {
+            case "metadata.name" -> pod.getMetadata().getName();
+            case "metadata.namespace" -> pod.getMetadata().getNamespace();
+            case "status.podIP" -> pod.getStatus().getPodIP();
+            default -> throw new IllegalArgumentException("no stand-in for field " + field);
+          });
+    }
+    return out;
+  }
+
+  Container container(String name) {
+    return Stream.concat(
+            pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
+        .filter(c -> c.getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no container " + name));
+  }
+
+  /**
+   * The image's {@code ENTRYPOINT}, with {@code java} and the jar the image copies replaced by this
+   * JDK's {@code java} and the jar built in this repository.
+   */
+  private List<String> entrypoint() throws IOException {
+    Map<String, String> copies = new HashMap<>();
+    List<String> entrypoint = null;
+    for (String line : Files.readAllLines(repository.resolve("deploy/sidecar/Dockerfile"))) {
+      String[] words = line.trim().split("\\s+");
+      if (words[0].equals("COPY") && words.length == 3) {
+        copies.put(words[2], repository.resolve(words[1]).toString());
+      } else if (words[0].equals("ENTRYPOINT")) {
+        entrypoint =
+            new ObjectMapper()
+                .readValue(
+                    line.trim().substring("ENTRYPOINT".length()),
+                    new TypeReference<List<String>>() {});
+      }
+    }
+    if (entrypoint == null) {
+      throw new IllegalStateException("no ENTRYPOINT in deploy/sidecar/Dockerfile");
+    }
+    List<String> out = new ArrayList<>();
+    for (String word : entrypoint) {
+      if (word.equals("java")) {
+        out.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      } else {
+        out.add(copies.getOrDefault(word, word));
+      }
+    }
+    return out;
+  }
+
+  /** {@code value} with a leading mount path of {@code c} replaced by the volume's directory. */
+  private String rewrite(Container c, String value) {
+    VolumeMount best = null;
+    for (VolumeMount m : c.getVolumeMounts()) {
+      String at = m.getMountPath();
+      if ((value.equals(at) || value.startsWith(at + "/"))
+          && (best == null || at.length() > best.getMountPath().length())) {
+        best = m;
+      }
+    }
+    if (best == null) {
+      return value;
+    }
+    Path target = volume(best.getName());
+    if (best.getSubPath() != null && !best.getSubPath().isEmpty()) {
+      target = target.resolve(best.getSubPath());
+    }
+    return target + value.substring(best.getMountPath().length());
+  }
+
+  private void mount(Volume v) throws IOException {
+    Path to = volume(v.getName());
+    Files.createDirectories(to);
+    if (v.getEmptyDir() != null) {
+      return;
+    }
+    if (v.getConfigMap() == null) {
+      throw new IllegalArgumentException("no stand-in for volume " + v.getName());
+    }
+    ConfigMap source = configMaps.get(v.getConfigMap().getName());
+    if (source == null) {
+      throw new IllegalArgumentException("no rendered ConfigMap " + v.getConfigMap().getName());
+    }
+    Integer defaultMode = v.getConfigMap().getDefaultMode();
+    List<KeyToPath> items = v.getConfigMap().getItems();
+    if (items == null || items.isEmpty()) {
+      items = new ArrayList<>();
+      for (String key : source.getData().keySet()) {
+        items.add(new KeyToPath(key, null, key));
+      }
+    }
+    for (KeyToPath item : items) {
+      Path file = to.resolve(item.getPath());
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, source.getData().get(item.getKey()));
+      Integer mode = item.getMode() != null ? item.getMode() : defaultMode;
+      Files.setPosixFilePermissions(file, permissions(mode == null ? 0644 : mode));
+    }
+  }
+
+  private static Set<PosixFilePermission> permissions(int mode) {
+    Set<PosixFilePermission> out = EnumSet.noneOf(PosixFilePermission.class);
+    PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ .. OTHERS_EXECUTE
+    for (int i = 0; i < 9; i++) {
+      if ((mode & (0400 >> i)) != 0) {
+        out.add(bits[i]);
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,559 @@
+package dev.jobc.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobc.CompileOptions;
+import dev.jobc.CompileResult;
+import dev.jobc.ManifestCompiler;
+import dev.jobc.OutputObject;
+import dev.jobc.Source;
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.Naming;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.apps.StatefulSet;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * The shaded {@code target/jobc-sidecar.jar} run as users run it: its own process, started as the
+ * image's entrypoint with exactly the arguments, environment and JVM options ({@code
+ * JAVA_TOOL_OPTIONS}) jobc renders for a job (see {@link KubeletStandIn}), against fabric8's mock
+ * API ({@link ApiStandIn}). Before jobc-conventions, the jar's class-by-class include list left out
+ * {@code MpiLabels$Style}, and {@code run} died at start with {@code NoClassDefFoundError}.
+ */
+class SidecarJarIT {
+  static final Path REPOSITORY = Path.of(System.getProperty("jobc.root", ".."));
+
+  /** Generous: the first start loads the JVM and fabric8 on a loaded 2-core machine. */
+  static final Duration DEADLINE = Duration.ofMinutes(2);
+
+  static final KubernetesSerialization YAML = new KubernetesSerialization();
+
+  @TempDir Path dir;
+  ApiStandIn api;
+  final List<Process> processes = new ArrayList<>();
+  final List<Path> logs = new ArrayList<>();
+
+  @BeforeEach
+  void startApi() {
+    api = new ApiStandIn();
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    for (Process p : processes) {
+      p.destroyForcibly();
+    }
+    api.close();
+    for (Path log : logs) {
+      System.out.println("---- " + log.getFileName() + "\n" + Files.readString(log));
+    }
+  }
+
+  /**
+   * {@code run} beside an MPIJob's launcher: discover_hosts.sh follows the Ready workers, the
+   * startup probe passes once the initial workers are Ready, the clean-up follows the launcher's
+   * end, and SIGTERM ends the process with exit code 0.
+   */
+  @ParameterizedTest
+  @CsvSource({
+    "examples/pi.yaml, WorkersScaledDown",
+    "examples/tensorflow-benchmarks-v1.yaml, WorkersKept"
+  })
+  void runFollowsReadyWorkersAndStopsOnSigterm(String example, String cleanUpReason)
+      throws Exception {
+    List<HasMetadata> objects = render(Files.readString(REPOSITORY.resolve(example)));
+    Job launcherJob = find(objects, Job.class);
+    StatefulSet workerSet = find(objects, StatefulSet.class);
+    ConfigMap config = find(objects, ConfigMap.class);
+    String ns = launcherJob.getMetadata().getNamespace();
+    int workers = workerSet.getSpec().getReplicas();
+    assertThat(workers).as("the example's workers").isGreaterThanOrEqualTo(2);
+
+    // The Job controller's pod, and the StatefulSet's (not Ready yet).
+    String launcherName = launcherJob.getMetadata().getName() + "-x7k2p";
+    Pod launcher =
+        pod(launcherJob.getSpec().getTemplate(), ns, launcherName, "10.0.9.9", "Pending", null);
+    launcher
+        .getMetadata()
+        .getOwnerReferences()
+        .add(
+            new OwnerReferenceBuilder()
+                .withApiVersion("batch/v1")
+                .withKind("Job")
+                .withName(launcherJob.getMetadata().getName())
+                .withUid("5d0c1f4e-launcher-job")
+                .withController(true)
+                .build());
+    create(launcher);
+    List<String> workerPods = new ArrayList<>();
+    for (int i = 0; i < workers; i++) {
+      String name = workerSet.getMetadata().getName() + "-" + i;
+      workerPods.add(name);
+      create(pod(workerSet.getSpec().getTemplate(), ns, name, "10.0.1." + i, "Running", false));
+    }
+
+    KubeletStandIn kubelet =
+        new KubeletStandIn(
+            REPOSITORY, dir.resolve("launcher"), launcher, List.of(config), api.url());
+    String launcherContainer = launcher.getSpec().getContainers().get(0).getName();
+    Map<String, String> launcherEnv = kubelet.environment(kubelet.container(launcherContainer));
+    // What the launcher's container reads, through its own mounts.
+    Path script =
+        kubelet.hostPath(
+            launcherContainer, Naming.CONFIG_MOUNT + "/" + LauncherSidecar.DISCOVER_HOSTS);
+    Path hostfile =
+        kubelet.hostPath(launcherContainer, launcherEnv.get("OMPI_MCA_orte_default_hostfile"));
+    Path kubexec = kubelet.hostPath(launcherContainer, launcherEnv.get("OMPI_MCA_plm_rsh_agent"));
+
+    Process sidecar = start(kubelet, Naming.SIDECAR, Naming.SIDECAR);
+    String[] staticScript = config.getData().get("discover_hosts.sh").split("\n");
+    assertThat(staticScript).as("shebang and one line per worker").hasSize(1 + workers);
+
+    until("no worker Ready yet", () -> script(staticScript).equals(read(script)), sidecar);
+    assertThat(read(hostfile)).isEqualTo(config.getData().get("hostfile"));
+    assertThat(read(kubexec)).isEqualTo(config.getData().get("kubexec.sh"));
+    assertThat(Files.isExecutable(kubexec)).isTrue();
+
+    setReady(ns, workerPods.get(1), true);
+    until("worker 1 Ready", () -> script(staticScript, 1).equals(read(script)), sidecar);
+    assertThat(kubelet.startupProbePasses(Naming.SIDECAR)).as("gate closed at 1 worker").isFalse();
+    for (int i = 0; i < workers; i++) {
+      setReady(ns, workerPods.get(i), true);
+    }
+    int[] all = IntStream.range(0, workers).toArray();
+    until("every worker Ready", () -> script(staticScript, all).equals(read(script)), sidecar);
+    assertThat(read(script)).isEqualTo(config.getData().get("discover_hosts.sh"));
+    until("startup probe passes", () -> kubelet.startupProbePasses(Naming.SIDECAR), sidecar);
+    assertThat(kubelet.hostPath(Naming.SIDECAR, Naming.SIDECAR_READY_FILE)).isRegularFile();
+    assertThat(hosts(script)).isEqualTo(hosts(staticScript, all));
+
+    setReady(ns, workerPods.get(0), false);
+    int[] butFirst = IntStream.range(1, workers).toArray();
+    until(
+        "worker 0 no longer Ready",
+        () -> script(staticScript, butFirst).equals(read(script)),
+        sidecar);
+    assertThat(hosts(script)).isEqualTo(hosts(staticScript, butFirst));
+    assertThat(kubelet.startupProbePasses(Naming.SIDECAR)).as("the gate stays open").isTrue();
+
+    printPeakRss("run, " + example, sidecar, kubelet, Naming.SIDECAR);
+
+    // The launcher's main container ends; kubelet then stops the native sidecar with SIGTERM.
+    launcherEnded(ns, launcherName, launcherContainer);
+    long stopping = System.nanoTime();
+    sidecar.destroy();
+    assertThat(sidecar.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
+    System.out.printf(
+        "jobc-sidecar run (%s): exit %d, %d ms after SIGTERM%n",
+        example, sidecar.exitValue(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping));
+    assertThat(sidecar.exitValue()).as("exit code after SIGTERM").isZero();
+
+    List<Event> events = api.admin.v1().events().inNamespace(ns).list().getItems();
+    assertThat(events)
+        .extracting(Event::getReason)
+        .containsExactlyInAnyOrder("WorkersReady", cleanUpReason);
+    assertThat(events)
+        .allSatisfy(
+            e -> assertThat(e.getInvolvedObject().getUid()).isEqualTo("5d0c1f4e-launcher-job"));
+    List<String> scaled = api.scalePatches.stream().map(r -> r.getPath()).toList();
+    if (cleanUpReason.equals("WorkersScaledDown")) {
+      assertThat(scaled)
+          .singleElement()
+          .asString()
+          .startsWith(
+              "/apis/apps/v1/namespaces/"
+                  + ns
+                  + "/statefulsets/"
+                  + workerSet.getMetadata().getName()
+                  + "/scale?");
+    } else {
+      assertThat(scaled).isEmpty();
+    }
+  }
+
+  /**
+   * A DGLJob launcher's two {@code wait} init containers, run in order as kubelet runs init
+   * containers: the first until the partitioner has succeeded, the second until every worker is
+   * Ready, then writing dgl-operator's IP-based files where the launcher reads them.
+   */
+  @Test
+  void dglLauncherWaitsForThePartitionerThenTheWorkersAndWritesTheIpFiles() throws Exception {
+    String job = "graphsage";
+    List<HasMetadata> objects =
+        render(
+            """
+            apiVersion: qihoo.net/v1alpha1
+            kind: DGLJob
+            metadata: {name: graphsage, namespace: team}
+            spec:
+              partitionMode: DGL-API
+              dglReplicaSpecs:
+                Launcher:
+                  replicas: 1
+                  template:
+                    spec:
+                      containers:
+                      - name: graphsage
+                        image: dgloperator/examples:graphsage-dist
+                        command: [dglrun]
+                        args: [--graph-name, graphsage, --num-partitions, "2"]
+                Worker:
+                  replicas: 2
+                  template:
+                    spec:
+                      containers:
+                      - {name: graphsage, image: dgloperator/examples:graphsage-dist}
+            """);
+    Pod launcher = named(objects, Pod.class, Naming.launcher(job));
+    Pod partitioner = named(objects, Pod.class, DglNaming.partitioner(job));
+    StatefulSet workerSet = find(objects, StatefulSet.class);
+    ConfigMap config = find(objects, ConfigMap.class);
+    String ns = launcher.getMetadata().getNamespace();
+    Map<String, String> ips = new TreeMap<>();
+    ips.put(launcher.getMetadata().getName(), "10.0.9.9");
+    ips.put(partitioner.getMetadata().getName(), "10.0.2.1");
+    launcher =
+        new PodBuilder(launcher)
+            .withNewStatus()
+            .withPhase("Pending")
+            .withPodIP(ips.get(launcher.getMetadata().getName()))
+            .endStatus()
+            .build();
+    create(launcher);
+    create(
+        new PodBuilder(partitioner)
+            .withNewStatus()
+            .withPhase("Running")
+            .withPodIP(ips.get(partitioner.getMetadata().getName()))
+            .endStatus()
+            .build());
+    List<String> workerPods = new ArrayList<>();
+    for (int i = 0; i < workerSet.getSpec().getReplicas(); i++) {
+      String name = workerSet.getMetadata().getName() + "-" + i;
+      workerPods.add(name);
+      ips.put(name, "10.0.1." + i);
+      create(pod(workerSet.getSpec().getTemplate(), ns, name, ips.get(name), "Running", false));
+    }
+    KubeletStandIn kubelet =
+        new KubeletStandIn(
+            REPOSITORY, dir.resolve("launcher"), launcher, List.of(config), api.url());
+    List<String> waits =
+        launcher.getSpec().getInitContainers().stream()
+            .filter(c -> c.getImage().equals(CompileOptions.DEFAULT_SIDECAR_IMAGE))
+            .map(c -> c.getName())
+            .toList();
+    assertThat(waits).containsExactly(DglNaming.PARTITIONER_WATCHER, DglNaming.WORKER_WATCHER);
+
+    Process partitionerWait = start(kubelet, waits.get(0), waits.get(0));
+    until(
+        "waiting for the partitioner",
+        () -> log(waits.get(0)).contains("waiting up to"),
+        partitionerWait);
+    printPeakRss(waits.get(0), partitionerWait, kubelet, waits.get(0));
+    setPhase(ns, partitioner.getMetadata().getName(), "Succeeded");
+    assertThat(partitionerWait.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(partitionerWait.exitValue()).as("partitioner succeeded").isZero();
+
+    Process workerWait = start(kubelet, waits.get(1), waits.get(1));
+    until("waiting for the workers", () -> log(waits.get(1)).contains("waiting up to"), workerWait);
+    setReady(ns, workerPods.get(0), true);
+    printPeakRss(waits.get(1), workerWait, kubelet, waits.get(1));
+    assertThat(workerWait.isAlive()).as("still waiting for the other workers").isTrue();
+    for (String w : workerPods) {
+      setReady(ns, w, true);
+    }
+    assertThat(workerWait.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(workerWait.exitValue()).as("workers Ready").isZero();
+
+    // What dglrun in the launcher's main container reads: the ConfigMap's lines with each DNS
+    // name replaced by the address of the pod the line names.
+    String main = launcher.getSpec().getContainers().get(0).getName();
+    Path hostfile =
+        kubelet.hostPath(
+            main, kubelet.environment(kubelet.container(main)).get("DGL_OPERATOR_HOSTFILE_PATH"));
+    for (String file : List.of(DglNaming.HOSTFILE, DglNaming.PARTFILE, DglNaming.LEADFILE)) {
+      assertThat(read(hostfile.resolveSibling(file)))
+          .as(file)
+          .isEqualTo(withAddresses(config.getData().get(file), ips));
+    }
+  }
+
+  /** The jar carries the sidecar and the conventions it shares, nothing of the compiler. */
+  @Test
+  void theJarCarriesNoCompilerClassOrLibrary() throws IOException {
+    try (ZipFile jar =
+        new ZipFile(REPOSITORY.resolve("sidecar/target/jobc-sidecar.jar").toFile())) {
+      List<String> names = jar.stream().map(ZipEntry::getName).toList();
+      // Only the jobc classes, so that a failure lists a few dozen entries, not the whole jar.
+      assertThat(names.stream().filter(n -> n.startsWith("dev/jobc/") && n.endsWith(".class")))
+          .as("jobc classes in the jar")
+          .contains("dev/jobc/sidecar/Main.class", "dev/jobc/conventions/MpiLabels$Style.class")
+          .allMatch(
+              n -> n.startsWith("dev/jobc/sidecar/") || n.startsWith("dev/jobc/conventions/"));
+      List<String> compilerLibraries =
+          List.of(
+              "freemarker/",
+              "com/networknt/",
+              "com/ethlo/",
+              "META-INF/maven/dev.jobc/jobc-compiler/",
+              "META-INF/maven/dev.jobc/jobc-schemas/",
+              "META-INF/maven/dev.jobc/jobc-templates/",
+              "META-INF/maven/info.picocli/");
+      assertThat(names.stream().filter(n -> compilerLibraries.stream().anyMatch(n::startsWith)))
+          .as("the compiler's libraries, or picocli's own jar")
+          .isEmpty();
+    }
+  }
+
+  // Rendering.
+
+  private static List<HasMetadata> render(String input) {
+    CompileResult result =
+        new ManifestCompiler()
+            .compile(List.of(new Source("job.yaml", input)), CompileOptions.defaults());
+    assertThat(result.diagnostics()).isEmpty();
+    List<HasMetadata> out = new ArrayList<>();
+    for (OutputObject o : result.objects()) {
+      out.add(YAML.unmarshal(o.yaml()));
+    }
+    return out;
+  }
+
+  private static <T extends HasMetadata> T named(
+      List<HasMetadata> objects, Class<T> type, String name) {
+    return objects.stream()
+        .filter(type::isInstance)
+        .map(type::cast)
+        .filter(o -> o.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
+  }
+
+  /** {@code <host> <port> <pod>[ slots=<n>]} lines with each host replaced by the pod's address. */
+  private static String withAddresses(String lines, Map<String, String> ips) {
+    StringBuilder out = new StringBuilder();
+    for (String line : lines.split("\n")) {
+      String[] fields = line.split(" ");
+      fields[0] = ips.get(fields[2]);
+      out.append(String.join(" ", fields)).append('\n');
+    }
+    return out.toString();
+  }
+
+  private static <T extends HasMetadata> T find(List<HasMetadata> objects, Class<T> type) {
+    List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
+    assertThat(found).as(type.getSimpleName()).hasSize(1);
+    return found.get(0);
+  }
+
+  /** A pod made from {@code template}, as a controller and the scheduler would leave it. */
+  private static Pod pod(
+      PodTemplateSpec template, String ns, String name, String ip, String phase, Boolean ready) {
+    PodBuilder b =
+        new PodBuilder()
+            .withMetadata(
+                new ObjectMetaBuilder(template.getMetadata())
+                    .withName(name)
+                    .withNamespace(ns)
+                    .withOwnerReferences(new ArrayList<>())
+                    .build())
+            .withSpec(template.getSpec())
+            .withNewStatus()
+            .withPhase(phase)
+            .withPodIP(ip)
+            .endStatus();
+    if (ready != null) {
+      b.editStatus()
+          .addNewCondition()
+          .withType("Ready")
+          .withStatus(ready ? "True" : "False")
+          .endCondition()
+          .endStatus();
+    }
+    return b.build();
+  }
+
+  // The stand-in API.
+
+  private void create(Pod pod) {
+    // As ApiStandIn.create: a retried create that did succeed must not fail the test.
+    api.admin
+        .pods()
+        .inNamespace(pod.getMetadata().getNamespace())
+        .resource(pod)
+        .createOr(NonDeletingOperation::update);
+  }
+
+  private void setReady(String ns, String name, boolean ready) {
+    api.admin
+        .pods()
+        .inNamespace(ns)
+        .withName(name)
+        .edit(
+            p ->
+                new PodBuilder(p)
+                    .editStatus()
+                    .editFirstCondition()
+                    .withStatus(ready ? "True" : "False")
+                    .endCondition()
+                    .endStatus()
+                    .build());
+  }
+
+  private void setPhase(String ns, String name, String phase) {
+    api.admin
+        .pods()
+        .inNamespace(ns)
+        .withName(name)
+        .edit(p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
+  }
+
+  private void launcherEnded(String ns, String name, String container) {
+    api.admin
+        .pods()
+        .inNamespace(ns)
+        .withName(name)
+        .edit(
+            p ->
+                new PodBuilder(p)
+                    .editStatus()
+                    .withPhase("Succeeded")
+                    .withContainerStatuses(
+                        new ContainerStatusBuilder()
+                            .withName(container)
+                            .withRestartCount(0)
+                            .withNewState()
+                            .withNewTerminated()
+                            .withExitCode(0)
+                            .endTerminated()
+                            .endState()
+                            .build())
+                    .endStatus()
+                    .build());
+  }
+
+  // The process.
+
+  private Process start(KubeletStandIn kubelet, String container, String what) throws IOException {
+    Path log = log(dir, what);
+    logs.add(log);
+    Process p = kubelet.start(container, log);
+    processes.add(p);
+    return p;
+  }
+
+  private static Path log(Path dir, String what) {
+    return dir.resolve(what + ".log");
+  }
+
+  private String log(String what) {
+    return read(log(dir, what));
+  }
+
+  /** Prints (does not assert) the process' peak resident set so far. */
+  private static void printPeakRss(String what, Process p, KubeletStandIn kubelet, String container)
+      throws IOException {
+    long kib = peakRssKib(p);
+    System.out.printf(
+        "jobc-sidecar %s: peak RSS (VmHWM) %d KiB = %.1f MiB on Java %s, JAVA_TOOL_OPTIONS=%s%n",
+        what,
+        kib,
+        kib / 1024.0,
+        Runtime.version(),
+        kubelet
+            .environment(kubelet.container(container))
+            .getOrDefault("JAVA_TOOL_OPTIONS", "(none)"));
+  }
+
+  /** Waits for {@code condition}; fails at once if the process has ended meanwhile. */
+  private static void until(String what, Check condition, Process process) throws Exception {
+    long end = System.nanoTime() + DEADLINE.toNanos();
+    while (!condition.holds()) {
+      if (!process.isAlive()) {
+        throw new AssertionError(what + ": the sidecar exited with " + process.exitValue());
+      }
+      if (System.nanoTime() > end) {
+        throw new AssertionError("not within " + DEADLINE + ": " + what);
+      }
+      Thread.sleep(10);
+    }
+  }
+
+  @FunctionalInterface
+  interface Check {
+    boolean holds() throws Exception;
+  }
+
+  /** The kernel's high-water mark of the process' resident set. */
+  private static long peakRssKib(Process p) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))) {
+      if (line.startsWith("VmHWM:")) {
+        return Long.parseLong(line.replaceAll("\\D+", ""));
+      }
+    }
+    throw new IllegalStateException("no VmHWM for " + p.pid());
+  }
+
+  // discover_hosts.sh.
+
+  /** The rendered static script cut down to the shebang and the lines of {@code workers}. */
+  private static String script(String[] staticScript, int... workers) {
+    StringBuilder out = new StringBuilder(staticScript[0]).append('\n');
+    for (int i : workers) {
+      out.append(staticScript[1 + i]).append('\n');
+    }
+    return out.toString();
+  }
+
+  /** What the static script would print for {@code workers}. */
+  private static List<String> hosts(String[] staticScript, int... workers) {
+    return Arrays.stream(workers)
+        .mapToObj(i -> staticScript[1 + i].substring("echo ".length()))
+        .toList();
+  }
+
+  /** Runs {@code script} as Horovod does (an executable printing one host per line). */
+  private static List<String> hosts(Path script) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(script.toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    assertThat(p.waitFor()).as(script + " exit code; output: " + out).isZero();
+    return out.lines().toList();
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      return "(" + e.getClass().getSimpleName() + ")";
+    }
+  }
+}
