@@ -55,8 +55,9 @@ final class RenderCommand implements Callable<Integer> {
       paramLabel = "PATH",
       arity = "0..*",
       description = {
-        "A file, a directory (every *.yaml and *.yml below it, in path order, skipping hidden"
-            + " files and directories), or - for stdin."
+        "A file, a directory (every *.yaml and *.yml below it, in path order, following"
+            + " symbolic links, skipping hidden files and directories), or - for stdin. At most"
+            + " 4000000 characters are read from one input, and 8000000 from all together."
       })
   private List<String> paths = new ArrayList<>();
 
@@ -69,8 +70,8 @@ final class RenderCommand implements Callable<Integer> {
         names = {"-o", "--output"},
         paramLabel = "DIR",
         description =
-            "Write one file per object (<kind>-<name>.yaml) and make DIR hold exactly those files,"
-                + " listed in DIR/.jobc-files. DIR is replaced as a whole, and only if it holds"
+            "Write one file per object (<kind>-<name>.yaml) and make DIR hold exactly those files"
+                + " and .jobc-files, their list. DIR is replaced as a whole, and only if it holds"
                 + " nothing but files jobc wrote there; nothing is written when there is any"
                 + " error.")
     String output;

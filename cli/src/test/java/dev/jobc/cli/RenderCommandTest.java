@@ -487,6 +487,20 @@ class RenderCommandTest {
         .doesNotContain("many/z.yaml");
   }
 
+  @Test
+  void helpStatesTheInputLimitsAndTheChangeFlag() {
+    InputLimits limits = InputLimits.defaults();
+    String help = Run.in(dir, "render", "--help").out().replaceAll("\\s+", " ");
+    assertThat(help)
+        .contains(
+            "At most "
+                + limits.maxFileChars()
+                + " characters are read from one input, and "
+                + limits.maxTotalChars()
+                + " from all together.")
+        .contains("--fail-if-changed With -o: exit 1 after writing when DIR changed");
+  }
+
   /** Standard input that never ends. */
   private static final class EndlessInput extends InputStream {
     @Override
