@@ -361,7 +361,7 @@ public final class OutputDirectory {
 
   private static Set<String> readRecord(Path record) throws IOException {
     if (Files.size(record) > MAX_RECORD_BYTES) {
-      throw new IOException(record + ": larger than a record jobc writes");
+      throw new FileSystemException(record.toString(), null, "larger than any list jobc writes");
     }
     Set<String> names = new HashSet<>();
     for (String line : Files.readString(record, StandardCharsets.UTF_8).split("\n", -1)) {
@@ -444,8 +444,14 @@ public final class OutputDirectory {
     try {
       deleteTree(old);
     } catch (IOException e) {
-      throw new IOException(
-          "the new files are in place, but the previous copy could not be removed: " + old, e);
+      FileSystemException left =
+          new FileSystemException(
+              old.toString(),
+              null,
+              "the new files are in place, but this previous copy could not be removed: "
+                  + IoErrors.reason(e));
+      left.initCause(e);
+      throw left;
     }
   }
 
