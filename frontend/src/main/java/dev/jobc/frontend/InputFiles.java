@@ -17,6 +17,7 @@ import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -111,6 +112,10 @@ public final class InputFiles {
     try {
       // Follows links: a link to a directory is read as that directory.
       attributes = Files.readAttributes(path, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      // Some JDKs say "no such file" for a path through a regular file; opening it says which.
+      readFile(name, path);
+      return;
     } catch (IOException e) {
       diagnostics.add(error(name, IoErrors.reason(e)));
       return;
