@@ -10,7 +10,8 @@ def inputDir = { File basedir -> new File(basedir, 'src/main/jobc') }
     true
   },
 
-  // target/jobc holds one file per document of expected.yaml, named <kind>-<name>.yaml.
+  // target/jobc holds one file per document of expected.yaml, named <kind>-<name>.yaml, and the
+  // record of those names.
   verifyRender: { File basedir, String goldenDir, String name ->
     def expected = new File(goldenDir, "$name/expected.yaml").getText('UTF-8')
     def want = new TreeMap()
@@ -21,6 +22,10 @@ def inputDir = { File basedir -> new File(basedir, 'src/main/jobc') }
     }
     def got = new TreeMap()
     new File(basedir, 'target/jobc').eachFile { got[it.name] = it.getText('UTF-8') }
+    // .jobc-files lists the files jobc wrote, after its comment lines.
+    def record = got.remove('.jobc-files')
+    assert record != null : 'target/jobc/.jobc-files is missing'
+    assert record.readLines().findAll { !it.startsWith('#') } == want.keySet() as List
     assert got.keySet() == want.keySet()
     want.each { file, text -> assert got[file] == text : "target/jobc/$file differs from $name" }
     def log = new File(basedir, 'build.log').getText('UTF-8')

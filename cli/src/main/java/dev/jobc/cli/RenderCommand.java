@@ -42,7 +42,8 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
-      "1:input errors, refused or failed output, or drift found by --check",
+      "1:input errors, refused or failed output, drift found by --check, or a DIR that"
+          + " --fail-if-changed found changed",
       "2:usage error (bad option, no PATH)"
     })
 final class RenderCommand implements Callable<Integer> {
@@ -54,8 +55,9 @@ final class RenderCommand implements Callable<Integer> {
       paramLabel = "PATH",
       arity = "0..*",
       description = {
-        "A file, a directory (every *.yaml and *.yml below it, in path order, skipping hidden"
-            + " files and directories), or - for stdin."
+        "A file, a directory (every *.yaml and *.yml below it, in path order, following"
+            + " symbolic links, skipping hidden files and directories), or - for stdin. At most"
+            + " 4000000 characters are read from one input, and 8000000 from all together."
       })
   private List<String> paths = new ArrayList<>();
 
@@ -68,19 +70,28 @@ final class RenderCommand implements Callable<Integer> {
         names = {"-o", "--output"},
         paramLabel = "DIR",
         description =
-            "Write one file per object (<kind>-<name>.yaml) and make DIR hold exactly those files."
-                + " DIR is replaced as a whole and only if it holds nothing but *.yaml/*.yml files;"
-                + " nothing is written when there is any error.")
+            "Write one file per object (<kind>-<name>.yaml) and make DIR hold exactly those files"
+                + " and .jobc-files, their list. DIR is replaced as a whole, and only if it holds"
+                + " nothing but files jobc wrote there; nothing is written when there is any"
+                + " error.")
     String output;
 
     @Option(
         names = "--check",
         paramLabel = "DIR",
         description =
-            "Write nothing; compare the render with the *.yaml/*.yml files in DIR, print a unified"
-                + " diff on stderr and exit 1 if they differ.")
+            "Write nothing; compare the render with the files in DIR (as -o would write them),"
+                + " print a unified diff on stderr and exit 1 if they differ.")
     String check;
   }
+
+  @Option(
+      names = "--fail-if-changed",
+      description =
+          "With -o: exit 1 after writing when DIR changed (a file added, changed or removed),"
+              + " naming each file on stderr; for pre-commit hooks, which otherwise miss new"
+              + " files.")
+  private boolean failIfChanged;
 
   @Option(
       names = "--namespace",
@@ -174,6 +185,15 @@ final class RenderCommand implements Callable<Integer> {
     if (paths.stream().filter("-"::equals).count() > 1) {
       throw usage("- (stdin) can be given only once");
     }
+    if (destination != null && "".equals(destination.output)) {
+      throw usage("-o: the directory name is empty");
+    }
+    if (destination != null && "".equals(destination.check)) {
+      throw usage("--check: the directory name is empty");
+    }
+    if (failIfChanged && (destination == null || destination.output == null)) {
+      throw usage("--fail-if-changed needs -o DIR");
+    }
     CompileOptions options = options();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -202,6 +222,16 @@ final class RenderCommand implements Callable<Integer> {
               : RenderedDirectory.write(objects, dir, render.inputs().files());
       err.print(outcome.report());
       exitCode = outcome.ok() ? ExitCode.OK : ExitCode.SOFTWARE;
+      if (failIfChanged && !outcome.changes().isEmpty()) {
+        for (OutputDirectory.Change change : outcome.changes()) {
+          err.print("jobc: " + dir.display(change.fileName()) + ": " + change.kind().word() + "\n");
+        }
+        err.print(
+            "jobc: error: "
+                + dir.name()
+                + " changed; review the changes and add them (--fail-if-changed)\n");
+        exitCode = ExitCode.SOFTWARE;
+      }
     }
     err.flush();
     // PrintWriter swallows write errors (a full disk, a closed pipe); don't report success then.

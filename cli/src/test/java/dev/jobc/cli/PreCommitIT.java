@@ -27,7 +27,7 @@ class PreCommitIT {
   }
 
   @Test
-  void staleRenderFailsAndIsRewrittenCurrentPassesInvalidFails() throws IOException {
+  void newOrStaleRenderFailsAndIsRewrittenCurrentPassesInvalidFails() throws IOException {
     Path hooks = tmp.resolve("hooks");
     Files.createDirectories(hooks);
     Files.copy(
@@ -47,27 +47,51 @@ class PreCommitIT {
 
     Path repo = tmp.resolve("repo");
     Files.createDirectories(repo.resolve("jobs"));
-    Files.createDirectories(repo.resolve("rendered"));
     Files.writeString(repo.resolve(".pre-commit-config.yaml"), config);
     String pi = Files.readString(ExternalCommand.root().resolve("examples/pi.yaml"));
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi);
-    // A committed render that is out of date.
-    Files.writeString(repo.resolve("rendered/job-pi-launcher.yaml"), "stale: true\n");
     git(repo, "init", "-q");
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "jobs");
 
-    ExternalCommand stale = preCommit(repo);
-    assertThat(stale.exitCode()).as(stale.toString()).isOne();
-    assertThat(stale.out()).contains("files were modified by this hook");
+    // A new job: every rendered file is new, and pre-commit sees no tracked file change.
+    ExternalCommand first = preCommit(repo);
+    assertThat(first.exitCode()).as(first.toString()).isOne();
+    assertThat(first.out())
+        .contains("jobc: rendered/job-pi-launcher.yaml: added")
+        .contains("jobc: error: rendered changed");
     assertThat(Files.readString(repo.resolve("rendered/job-pi-launcher.yaml")))
         .startsWith("apiVersion: batch/v1\nkind: Job\n");
-    assertThat(repo.resolve("rendered/statefulset-pi-worker.yaml")).exists();
-
     git(repo, "add", "-A");
     ExternalCommand current = preCommit(repo);
     assertThat(current.exitCode()).as(current.toString()).isZero();
     assertThat(current.out()).contains("Passed");
+    git(repo, "commit", "-q", "-m", "rendered");
+
+    // A changed job: the committed render is stale.
+    Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("replicas: 2", "replicas: 3"));
+    git(repo, "add", "-A");
+    ExternalCommand stale = preCommit(repo);
+    assertThat(stale.exitCode()).as(stale.toString()).isOne();
+    assertThat(stale.out())
+        .contains("jobc: rendered/statefulset-pi-worker.yaml: changed")
+        .contains("files were modified by this hook");
+    assertThat(Files.readString(repo.resolve("rendered/statefulset-pi-worker.yaml")))
+        .contains("replicas: 3");
+    git(repo, "add", "-A");
+    assertThat(preCommit(repo).exitCode()).isZero();
+    git(repo, "commit", "-q", "-m", "three workers");
+
+    // Another new job next to a committed render.
+    Files.writeString(repo.resolve("jobs/pj.yaml"), pi.replace("name: pi\n", "name: pj\n"));
+    git(repo, "add", "-A");
+    ExternalCommand added = preCommit(repo);
+    assertThat(added.exitCode()).as(added.toString()).isOne();
+    assertThat(added.out()).contains("jobc: rendered/job-pj-launcher.yaml: added");
+    assertThat(git(repo, "status", "--porcelain", "--", "rendered").out())
+        .contains("?? rendered/job-pj-launcher.yaml");
+    git(repo, "add", "-A");
+    assertThat(preCommit(repo).exitCode()).isZero();
 
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("slotsPerWorker", "slotPerWorker"));
     git(repo, "add", "-A");
@@ -75,8 +99,9 @@ class PreCommitIT {
     assertThat(invalid.exitCode()).as(invalid.toString()).isOne();
     assertThat(invalid.out())
         .contains("jobs/pi.yaml:9:3: error: spec.slotPerWorker: unknown field \"slotPerWorker\"");
-    // Nothing is written on errors: the render stays as it was.
+    // Nothing is written on errors: the render stays as it was added.
     assertThat(git(repo, "diff", "--name-only", "--", "rendered").out()).isEmpty();
+    assertThat(git(repo, "ls-files", "--others", "--", "rendered").out()).isEmpty();
   }
 
   private ExternalCommand preCommit(Path repo) {

@@ -8,11 +8,18 @@ import dev.jobc.CompileResult;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.OutputObject;
 import dev.jobc.Source;
+import dev.jobc.frontend.InputLimits;
 import dev.jobc.frontend.UnifiedDiff;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -123,20 +130,30 @@ class RenderCommandTest {
   }
 
   @Test
-  void outputWritesOneFilePerObjectAndRemovesStaleOnes() throws IOException {
+  void outputWritesOneFilePerObjectRecordsThemAndRemovesStaleOnes() throws IOException {
     write("in/a.yaml", A);
     write("in/b.yaml", B);
-    write("out/configmap-gone.yaml", "stale: true\n");
+    write("in/gone.yaml", configMap("gone", "default", "k: v"));
+    assertThat(Run.in(dir, "render", "in", "-o", "out").exitCode()).isZero();
+    assertThat(listing("out"))
+        .containsExactly(
+            ".jobc-files", "configmap-a.yaml", "configmap-b.yaml", "configmap-gone.yaml");
+
+    Files.delete(dir.resolve("in/gone.yaml"));
     Run run = Run.in(dir, "render", "in", "-o", "out");
     assertThat(run.err()).isEmpty();
     assertThat(run.exitCode()).isZero();
     assertThat(run.out()).isEmpty();
     CompileResult expected = compiled(new Source("in/a.yaml", A), new Source("in/b.yaml", B));
-    assertThat(listing("out")).containsExactly("configmap-a.yaml", "configmap-b.yaml");
+    assertThat(listing("out"))
+        .containsExactly(".jobc-files", "configmap-a.yaml", "configmap-b.yaml");
     for (OutputObject o : expected.objects()) {
       assertThat(read("out/" + o.fileName())).isEqualTo(o.yaml());
     }
-    // The swap leaves no temporary siblings behind.
+    assertThat(read("out/.jobc-files"))
+        .startsWith("# ")
+        .endsWith("\nconfigmap-a.yaml\nconfigmap-b.yaml\n");
+    // The swap leaves no temporary siblings (staging, lock) behind.
     assertThat(listing("")).containsExactly("in", "out");
   }
 
@@ -155,19 +172,153 @@ class RenderCommandTest {
   }
 
   @Test
-  void outputRefusesADirectoryWithForeignContent() throws IOException {
+  void outputAndCheckRefuseADirectoryWithAnythingJobcDidNotWrite() throws IOException {
     write("a.yaml", A);
-    write("out/configmap-a.yaml", "old\n");
-    write("out/sub/x.yaml", "x\n");
+    assertThat(Run.in(dir, "render", "a.yaml", "-o", "out").exitCode()).isZero();
+    String rendered = read("out/configmap-a.yaml");
     write("out/.keep", "");
-    assertRefused(Run.in(dir, "render", "a.yaml", "-o", "out/"), "out/.keep");
+    assertRefused("a.yaml", "out/", "it contains out/.keep, which jobc did not write");
     Files.delete(dir.resolve("out/.keep"));
-    assertRefused(Run.in(dir, "render", "a.yaml", "-o", "out"), "out/sub/");
+    write("out/sub/x.yaml", "x\n");
+    assertRefused("a.yaml", "out", "it contains out/sub/, which jobc did not write");
     Files.delete(dir.resolve("out/sub/x.yaml"));
     Files.delete(dir.resolve("out/sub"));
     write("out/README.md", "mine\n");
-    assertRefused(Run.in(dir, "render", "a.yaml", "-o", "out"), "out/README.md");
-    assertThat(read("out/configmap-a.yaml")).isEqualTo("old\n");
+    assertRefused("a.yaml", "out", "it contains out/README.md, which jobc did not write");
+    Files.delete(dir.resolve("out/README.md"));
+    // A hand-written manifest among rendered ones is the user's, however it is named.
+    write("out/configmap-mine.yaml", "mine: true\n");
+    assertRefused("a.yaml", "out", "it contains out/configmap-mine.yaml, which jobc did not write");
+    assertThat(read("out/configmap-mine.yaml")).isEqualTo("mine: true\n");
+    assertThat(read("out/configmap-a.yaml")).isEqualTo(rendered);
+  }
+
+  @Test
+  void outputAndCheckRefuseYamlFilesWithoutARecordThatJobcWroteThem() throws IOException {
+    write("a.yaml", A);
+    write("out/deployment.yaml", "mine: true\n");
+    write("out/configmap-a.yaml", "mine too\n");
+    assertRefused(
+        "a.yaml",
+        "out",
+        "it holds out/configmap-a.yaml but no out/.jobc-files, the list of files jobc wrote;"
+            + " move your files elsewhere (or, if jobc wrote them, delete them) and render again");
+    assertThat(listing("out")).containsExactly("configmap-a.yaml", "deployment.yaml");
+    assertThat(read("out/deployment.yaml")).isEqualTo("mine: true\n");
+
+    // The current directory is no exception.
+    Run here = Run.in(dir.resolve("out"), "render", "../a.yaml", "-o", ".");
+    assertThat(here.exitCode()).isEqualTo(1);
+    assertThat(listing("out")).containsExactly("configmap-a.yaml", "deployment.yaml");
+  }
+
+  @Test
+  void anEmptyDirectoryNameIsAUsageErrorAndTouchesNothing() throws IOException {
+    write("a.yaml", A);
+    assertUsageError(Run.in(dir, "render", "a.yaml", "-o", ""), "-o: the directory name is empty");
+    assertUsageError(
+        Run.in(dir, "render", "a.yaml", "--check", ""), "--check: the directory name is empty");
+    assertThat(listing("")).containsExactly("a.yaml");
+  }
+
+  @Test
+  void failIfChangedExitsOneAndNamesEveryFileThatChanged() throws IOException {
+    write("in/a.yaml", A);
+    write("in/old.yaml", configMap("old", "default", "k: v"));
+    Run first = Run.in(dir, "render", "in", "-o", "out", "--fail-if-changed");
+    assertThat(first.exitCode()).isEqualTo(1);
+    assertThat(first.err())
+        .isEqualTo(
+            "jobc: out/.jobc-files: added\n"
+                + "jobc: out/configmap-a.yaml: added\n"
+                + "jobc: out/configmap-old.yaml: added\n"
+                + "jobc: error: out changed; review the changes and add them (--fail-if-changed)\n");
+    assertThat(listing("out"))
+        .containsExactly(".jobc-files", "configmap-a.yaml", "configmap-old.yaml");
+
+    Object before = Files.readAttributes(dir.resolve("out"), BasicFileAttributes.class).fileKey();
+    Run same = Run.in(dir, "render", "in", "-o", "out", "--fail-if-changed");
+    assertThat(same.err()).isEmpty();
+    assertThat(same.exitCode()).isZero();
+    // Nothing changed, so nothing was swapped: the directory is the same one.
+    assertThat(Files.readAttributes(dir.resolve("out"), BasicFileAttributes.class).fileKey())
+        .isEqualTo(before);
+
+    write("in/a.yaml", configMap("a", "default", "k: changed"));
+    Files.delete(dir.resolve("in/old.yaml"));
+    write("in/b.yaml", B);
+    Run changed = Run.in(dir, "render", "in", "-o", "out", "--fail-if-changed");
+    assertThat(changed.exitCode()).isEqualTo(1);
+    assertThat(changed.err())
+        .isEqualTo(
+            "jobc: out/.jobc-files: changed\n"
+                + "jobc: out/configmap-a.yaml: changed\n"
+                + "jobc: out/configmap-b.yaml: added\n"
+                + "jobc: out/configmap-old.yaml: removed\n"
+                + "jobc: error: out changed; review the changes and add them (--fail-if-changed)\n");
+    assertThat(Run.in(dir, "render", "in", "--check", "out").exitCode()).isZero();
+
+    assertUsageError(Run.in(dir, "render", "in", "--fail-if-changed"), "needs -o DIR");
+    assertUsageError(
+        Run.in(dir, "render", "in", "--check", "out", "--fail-if-changed"), "needs -o DIR");
+  }
+
+  @Test
+  void aSymbolicLinkToAnInputDirectoryIsReadAndALoopIsAnError() throws IOException {
+    write("real/a.yaml", A);
+    write("other/b.yaml", B);
+    Files.createSymbolicLink(dir.resolve("jobs"), dir.resolve("real"));
+    Files.createSymbolicLink(dir.resolve("real/linked"), dir.resolve("other"));
+    Run run = Run.in(dir, "render", "jobs", "-o", "out");
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exitCode()).isZero();
+    assertThat(listing("out"))
+        .containsExactly(".jobc-files", "configmap-a.yaml", "configmap-b.yaml");
+
+    Files.createSymbolicLink(dir.resolve("other/loop"), dir.resolve("real"));
+    Run loop = Run.in(dir, "render", "jobs", "-o", "out");
+    assertThat(loop.exitCode()).isEqualTo(1);
+    assertThat(loop.err())
+        .contains(
+            "jobs/linked/loop: error: symbolic link loop: it leads back to a directory that"
+                + " contains it\n");
+  }
+
+  @Test
+  void aPathThroughAFileIsNotADirectory() throws IOException {
+    write("a.yaml", A);
+    Run input = Run.in(dir, "render", "a.yaml/b.yaml");
+    assertThat(input.exitCode()).isEqualTo(1);
+    assertThat(input.err()).isEqualTo("a.yaml/b.yaml: error: not a directory\n");
+
+    Run output = Run.in(dir, "render", "a.yaml", "-o", "a.yaml/out");
+    assertThat(output.exitCode()).isEqualTo(1);
+    assertThat(output.err()).isEqualTo("jobc: error: a.yaml: not a directory\n");
+    Run deeper = Run.in(dir, "render", "a.yaml", "-o", "a.yaml/sub/out");
+    assertThat(deeper.exitCode()).isEqualTo(1);
+    assertThat(deeper.err()).isEqualTo("jobc: error: a.yaml/sub: not a directory\n");
+    assertThat(listing("")).containsExactly("a.yaml");
+  }
+
+  @Test
+  void stagingLeftByARenderThatDiedIsRemoved() throws IOException, InterruptedException {
+    write("a.yaml", A);
+    assertThat(Run.in(dir, "render", "a.yaml", "-o", "out").exitCode()).isZero();
+    Process finished = new ProcessBuilder("true").start();
+    finished.waitFor();
+    long dead = finished.pid();
+    write(".out.jobc-new-" + dead + "-0/configmap-a.yaml", "half\n");
+    write(".out.jobc-old-" + dead + "-2/configmap-a.yaml", "old\n");
+    write(".out.jobc-lock", "");
+    // Names that are not jobc's staging of out are left alone.
+    write(".out.jobc-new-notes/x", "");
+    write(".other.jobc-new-" + dead + "-0/x", "");
+
+    Run run = Run.in(dir, "render", "a.yaml", "-o", "out");
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exitCode()).isZero();
+    assertThat(listing(""))
+        .containsExactly(".other.jobc-new-" + dead + "-0", ".out.jobc-new-notes", "a.yaml", "out");
   }
 
   @Test
@@ -218,16 +369,22 @@ class RenderCommandTest {
 
   @Test
   void checkReportsEveryDifferenceAsAUnifiedDiff() throws IOException {
+    String old = configMap("old", "default", "k: v");
     write("in/a.yaml", A);
-    write("in/b.yaml", B);
+    write("in/old.yaml", old);
+    assertThat(Run.in(dir, "render", "in", "-o", "out").exitCode()).isZero();
     CompileResult result = compiled(new Source("in/a.yaml", A), new Source("in/b.yaml", B));
     List<String> a = UnifiedDiff.lines(result.objects().get(0).yaml());
     List<String> b = UnifiedDiff.lines(result.objects().get(1).yaml());
+    List<String> gone = UnifiedDiff.lines(compiled(new Source("in/old.yaml", old)).yaml());
+    List<String> record = UnifiedDiff.lines(read("out/.jobc-files"));
     assertThat(a).hasSizeGreaterThan(4);
+    assertThat(record).hasSize(4);
     // configmap-a.yaml drifted in its first line, configmap-b.yaml is missing, and
     // configmap-old.yaml is no longer rendered.
     write("out/configmap-a.yaml", "x" + String.join("", a));
-    write("out/configmap-old.yaml", "old: 1\n");
+    write("in/b.yaml", B);
+    Files.delete(dir.resolve("in/old.yaml"));
 
     Run run = Run.in(dir, "render", "in", "--check", "out");
 
@@ -235,7 +392,15 @@ class RenderCommandTest {
     assertThat(run.out()).isEmpty();
     assertThat(run.err())
         .isEqualTo(
-            "--- out/configmap-a.yaml\n"
+            "--- out/.jobc-files\n"
+                + "+++ .jobc-files (rendered)\n"
+                + "@@ -1,4 +1,4 @@\n"
+                + (" " + record.get(0))
+                + (" " + record.get(1))
+                + " configmap-a.yaml\n"
+                + "-configmap-old.yaml\n"
+                + "+configmap-b.yaml\n"
+                + "--- out/configmap-a.yaml\n"
                 + "+++ configmap-a.yaml (rendered)\n"
                 + "@@ -1,4 +1,4 @@\n"
                 + ("-x" + a.get(0))
@@ -249,10 +414,10 @@ class RenderCommandTest {
                 + b.stream().map(line -> "+" + line).collect(Collectors.joining())
                 + "--- out/configmap-old.yaml\n"
                 + "+++ /dev/null\n"
-                + "@@ -1 +0,0 @@\n"
-                + "-old: 1\n");
-    assertThat(read("out/configmap-old.yaml")).isEqualTo("old: 1\n");
-    assertThat(listing("out")).containsExactly("configmap-a.yaml", "configmap-old.yaml");
+                + ("@@ -1," + gone.size() + " +0,0 @@\n")
+                + gone.stream().map(line -> "-" + line).collect(Collectors.joining()));
+    assertThat(listing("out"))
+        .containsExactly(".jobc-files", "configmap-a.yaml", "configmap-old.yaml");
   }
 
   @Test
@@ -263,20 +428,122 @@ class RenderCommandTest {
     assertThat(run.err()).isEqualTo("out: error: no such directory\n");
   }
 
+  @Test
+  void aFileLongerThanTheLimitIsOneLocatedErrorNeverReadWhole() throws IOException {
+    int limit = InputLimits.defaults().maxFileChars();
+    String tooLong =
+        ":1:"
+            + (limit + 1)
+            + ": error: longer than "
+            + limit
+            + " characters, the limit for one input; split it into smaller files\n";
+
+    Run zero = Run.in(dir, "render", "/dev/zero");
+    assertThat(zero.exitCode()).isEqualTo(1);
+    assertThat(zero.out()).isEmpty();
+    assertThat(zero.err()).isEqualTo("/dev/zero" + tooLong);
+
+    // 3 GB that take no disk space: more than a Java array can hold.
+    try (RandomAccessFile big = new RandomAccessFile(dir.resolve("big.yaml").toFile(), "rw")) {
+      big.setLength(3L << 30);
+    }
+    Run sparse = Run.in(dir, "render", "big.yaml", "-o", "out");
+    assertThat(sparse.exitCode()).isEqualTo(1);
+    assertThat(sparse.err()).isEqualTo("big.yaml" + tooLong);
+    assertThat(dir.resolve("out")).doesNotExist();
+
+    Run endless = Run.withStdin(dir, new EndlessInput(), "render", "-");
+    assertThat(endless.exitCode()).isEqualTo(1);
+    assertThat(endless.out()).isEmpty();
+    assertThat(endless.err()).isEqualTo("<stdin>" + tooLong);
+  }
+
+  @Test
+  void inputsTogetherLongerThanTheLimitStopReading() throws IOException {
+    InputLimits limits = InputLimits.defaults();
+    long files = limits.maxTotalChars() / limits.maxFileChars();
+    assertThat(files * limits.maxFileChars()).isEqualTo(limits.maxTotalChars());
+    // Files of the largest size allowed (sparse, so no disk is used) fill the total exactly.
+    Files.createDirectories(dir.resolve("many"));
+    for (int i = 0; i <= files; i++) {
+      try (RandomAccessFile f =
+          new RandomAccessFile(dir.resolve("many/" + i + ".yaml").toFile(), "rw")) {
+        f.setLength(limits.maxFileChars());
+      }
+    }
+    // Never read: it would be an error of its own.
+    Files.write(dir.resolve("many/z.yaml"), new byte[] {(byte) 0xff});
+
+    Run run = Run.in(dir, "render", "many");
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .contains(
+            "many/"
+                + files
+                + ".yaml:1:1: error: the inputs together are longer than "
+                + limits.maxTotalChars()
+                + " characters, the limit for one run; render fewer files at a time\n")
+        .doesNotContain("many/z.yaml");
+  }
+
+  @Test
+  void helpStatesTheInputLimitsAndTheChangeFlag() {
+    InputLimits limits = InputLimits.defaults();
+    String help = Run.in(dir, "render", "--help").out().replaceAll("\\s+", " ");
+    assertThat(help)
+        .contains(
+            "At most "
+                + limits.maxFileChars()
+                + " characters are read from one input, and "
+                + limits.maxTotalChars()
+                + " from all together.")
+        .contains("--fail-if-changed With -o: exit 1 after writing when DIR changed");
+  }
+
+  /** Standard input that never ends. */
+  private static final class EndlessInput extends InputStream {
+    @Override
+    public int read() {
+      return 'x';
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      Arrays.fill(b, off, off + len, (byte) 'x');
+      return len;
+    }
+  }
+
   private static void assertUsageError(Run run, String message) {
     assertThat(run.exitCode()).as(run.err()).isEqualTo(2);
     assertThat(run.out()).isEmpty();
     assertThat(run.err()).contains(message);
   }
 
-  private void assertRefused(Run run, String entry) {
-    assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.out()).isEmpty();
-    assertThat(run.err())
-        .isEqualTo(
-            "jobc: error: refusing to replace out: it contains "
-                + entry
-                + ", which jobc did not write\n");
+  /** -o and --check refuse {@code out} alike, and neither changes it. */
+  private void assertRefused(String input, String out, String reason) throws IOException {
+    Map<String, String> before = contents("out");
+    Run write = Run.in(dir, "render", input, "-o", out);
+    assertThat(write.exitCode()).isEqualTo(1);
+    assertThat(write.out()).isEmpty();
+    assertThat(write.err()).isEqualTo("jobc: error: refusing to replace out: " + reason + "\n");
+    Run check = Run.in(dir, "render", input, "--check", out);
+    assertThat(check.exitCode()).isEqualTo(1);
+    assertThat(check.out()).isEmpty();
+    assertThat(check.err()).isEqualTo("jobc: error: refusing to check out: " + reason + "\n");
+    assertThat(contents("out")).isEqualTo(before);
+  }
+
+  /** Every file below {@code relative}, by path, with its text. */
+  private Map<String, String> contents(String relative) throws IOException {
+    Map<String, String> files = new TreeMap<>();
+    try (Stream<Path> all = Files.walk(dir.resolve(relative))) {
+      for (Path p : all.filter(Files::isRegularFile).collect(Collectors.toList())) {
+        files.put(dir.relativize(p).toString(), Files.readString(p, UTF_8));
+      }
+    }
+    return files;
   }
 
   private static CompileResult compiled(Source... sources) {

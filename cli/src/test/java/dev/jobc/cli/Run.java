@@ -1,6 +1,7 @@
 package dev.jobc.cli;
 
 import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -14,10 +15,14 @@ record Run(int exitCode, String out, String err) {
   }
 
   static Run withStdin(Path workingDirectory, byte[] stdin, String... args) {
+    return withStdin(workingDirectory, new ByteArrayInputStream(stdin), args);
+  }
+
+  static Run withStdin(Path workingDirectory, InputStream stdin, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int exitCode =
-        new CommandLine(new JobcCommand(workingDirectory, new ByteArrayInputStream(stdin)))
+        new CommandLine(new JobcCommand(workingDirectory, stdin))
             .setOut(new PrintWriter(out))
             .setErr(new PrintWriter(err))
             .execute(args);

@@ -3,6 +3,7 @@ package dev.jobc.frontend;
 import dev.jobc.Source;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.diag.Position;
 import dev.jobc.diag.Severity;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,7 +13,8 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,32 +22,54 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 
 /**
  * The inputs named on a command line, read as strict UTF-8: files, directories (every {@code
- * *.yaml} / {@code *.yml} below them, sorted by path) and {@code -} for standard input.
+ * *.yaml} / {@code *.yml} below them, sorted by path, following symbolic links) and {@code -} for
+ * standard input.
  *
  * <p>Reading never stops at the first problem: each unreadable input becomes an error diagnostic,
- * and the others are still read so that one run reports everything.
+ * and the others are still read so that one run reports everything. Only the {@link InputLimits
+ * total limit} stops reading: what comes after it is not read at all.
  */
 public final class InputFiles {
   /** The name standard input goes by in diagnostics. */
   public static final String STDIN_NAME = "<stdin>";
 
+  private static final int CHUNK = 64 * 1024;
+
+  private final InputLimits limits;
   private final List<Source> sources = new ArrayList<>();
   private final List<File> files = new ArrayList<>();
   private final List<Diagnostic> diagnostics = new ArrayList<>();
+  private long totalChars;
+  private boolean totalExceeded;
 
-  private InputFiles() {}
+  private InputFiles(InputLimits limits) {
+    this.limits = limits;
+  }
+
+  /**
+   * Reads every argument within {@link InputLimits#defaults()}; see {@link #read(List, Path,
+   * InputStream, InputLimits)}.
+   */
+  public static InputFiles read(List<String> arguments, Path workingDirectory, InputStream stdin) {
+    return read(arguments, workingDirectory, stdin, InputLimits.defaults());
+  }
 
   /**
    * Reads every argument. Relative paths resolve against {@code workingDirectory}, while sources
    * are named by the argument as typed, so diagnostics point where the user pointed.
    */
-  public static InputFiles read(List<String> arguments, Path workingDirectory, InputStream stdin) {
-    InputFiles inputs = new InputFiles();
+  public static InputFiles read(
+      List<String> arguments, Path workingDirectory, InputStream stdin, InputLimits limits) {
+    InputFiles inputs = new InputFiles(limits);
     for (String argument : arguments) {
+      if (inputs.totalExceeded) {
+        break;
+      }
       if (argument.equals("-")) {
         inputs.readStdin(stdin);
       } else {
@@ -77,27 +101,41 @@ public final class InputFiles {
 
   private void readStdin(InputStream stdin) {
     try {
-      decode(STDIN_NAME, stdin.readAllBytes());
+      readText(STDIN_NAME, stdin);
     } catch (IOException e) {
-      diagnostics.add(error(STDIN_NAME, describe(e)));
+      diagnostics.add(error(STDIN_NAME, IoErrors.reason(e)));
     }
   }
 
   private void readPath(String name, Path path) {
-    if (Files.isDirectory(path)) {
-      readDirectory(name, path);
-    } else if (Files.exists(path)) {
+    BasicFileAttributes attributes;
+    try {
+      // Follows links: a link to a directory is read as that directory.
+      attributes = Files.readAttributes(path, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      // Some JDKs say "no such file" for a path through a regular file; opening it says which.
       readFile(name, path);
+      return;
+    } catch (IOException e) {
+      diagnostics.add(error(name, IoErrors.reason(e)));
+      return;
+    }
+    if (attributes.isDirectory()) {
+      readDirectory(name, path);
     } else {
-      diagnostics.add(error(name, "no such file or directory"));
+      readFile(name, path);
     }
   }
 
   private void readDirectory(String name, Path directory) {
     List<String> found = new ArrayList<>();
     try {
+      // Links are followed so that a linked job directory is read like any other; the walker
+      // detects a link back to a directory it is already in and reports it to visitFileFailed.
       Files.walkFileTree(
           directory,
+          EnumSet.of(FileVisitOption.FOLLOW_LINKS),
+          Integer.MAX_VALUE,
           new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
@@ -110,8 +148,8 @@ public final class InputFiles {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-              // Symbolic links to files are read; links to directories are not followed (cycles).
-              if (!isHidden(file) && isYaml(file) && Files.isRegularFile(file)) {
+              // attrs are the link target's; a dangling link has the link's own and is skipped.
+              if (!isHidden(file) && isYaml(file) && attrs.isRegularFile()) {
                 found.add(relativeName(directory.relativize(file)));
               }
               return FileVisitResult.CONTINUE;
@@ -124,12 +162,16 @@ public final class InputFiles {
                   file.equals(directory)
                       ? name
                       : join(name, relativeName(directory.relativize(file)));
-              diagnostics.add(error(where, describe(e)));
+              String reason =
+                  e instanceof FileSystemLoopException
+                      ? "symbolic link loop: it leads back to a directory that contains it"
+                      : IoErrors.reason(e);
+              diagnostics.add(error(where, reason));
               return FileVisitResult.CONTINUE;
             }
           });
     } catch (IOException e) {
-      diagnostics.add(error(name, describe(e)));
+      diagnostics.add(error(name, IoErrors.reason(e)));
       return;
     }
     if (found.isEmpty()) {
@@ -140,75 +182,129 @@ public final class InputFiles {
     // String order, not Path order, so the result is the same on every file system and platform.
     found.sort(String::compareTo);
     for (String relative : found) {
+      if (totalExceeded) {
+        return;
+      }
       readFile(join(name, relative), directory.resolve(relative));
     }
   }
 
   private void readFile(String name, Path path) {
-    try {
-      byte[] bytes = Files.readAllBytes(path);
+    try (InputStream in = Files.newInputStream(path)) {
       files.add(new File(name, path));
-      decode(name, bytes);
+      readText(name, in);
     } catch (IOException e) {
-      diagnostics.add(error(name, describe(e)));
+      diagnostics.add(error(name, IoErrors.reason(e)));
     }
   }
 
-  private void decode(String name, byte[] bytes) {
+  /**
+   * Decodes {@code in} chunk by chunk and stops one character past the limit, so that neither an
+   * endless stream nor a huge file is ever held in memory.
+   */
+  private void readText(String name, InputStream in) throws IOException {
+    long left = limits.maxTotalChars() - totalChars;
+    boolean fileLimit = limits.maxFileChars() <= left;
+    long limit = Math.min(limits.maxFileChars(), left);
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
             .onMalformedInput(CodingErrorAction.REPORT)
             .onUnmappableCharacter(CodingErrorAction.REPORT);
-    ByteBuffer in = ByteBuffer.wrap(bytes);
-    CharBuffer out = CharBuffer.allocate(bytes.length);
-    CoderResult result = decoder.decode(in, out, true);
-    if (!result.isError()) {
-      result = decoder.flush(out);
+    ByteBuffer bytes = ByteBuffer.allocate(CHUNK);
+    CharBuffer chars = CharBuffer.allocate(CHUNK);
+    StringBuilder text = new StringBuilder();
+    long decodedBytes = 0;
+    boolean eof = false;
+    while (true) {
+      if (!eof && bytes.hasRemaining()) {
+        int n = in.read(bytes.array(), bytes.position(), bytes.remaining());
+        if (n < 0) {
+          eof = true;
+        } else {
+          bytes.position(bytes.position() + n);
+        }
+      }
+      bytes.flip();
+      int start = bytes.position();
+      CoderResult result = decoder.decode(bytes, chars, eof);
+      decodedBytes += bytes.position() - start;
+      boolean done = eof && result.isUnderflow();
+      if (done) {
+        result = decoder.flush(chars);
+      }
+      bytes.compact();
+      text.append(chars.flip());
+      chars.clear();
+      if (result.isError()) {
+        diagnostics.add(notUtf8(name, text, decodedBytes));
+        return;
+      }
+      // A byte order mark is legal UTF-8 but would shift every column of the first line.
+      int bom = text.length() > 0 && text.charAt(0) == '\uFEFF' ? 1 : 0;
+      if (text.length() - bom > limit) {
+        diagnostics.add(tooLong(name, text, bom, limit, fileLimit));
+        return;
+      }
+      if (done && result.isUnderflow()) {
+        totalChars += text.length() - bom;
+        sources.add(new Source(name, text.substring(bom)));
+        return;
+      }
     }
-    if (result.isError()) {
-      diagnostics.add(notUtf8(name, out.flip(), in.position()));
-      return;
+  }
+
+  /** Points at the first character past the limit, as the loader's own size limit does. */
+  private Diagnostic tooLong(
+      String name, CharSequence text, int bom, long limit, boolean fileLimit) {
+    Position at = position(text, bom, bom + (int) limit);
+    String message;
+    if (fileLimit) {
+      message =
+          "longer than "
+              + limit
+              + " characters, the limit for one input; split it into smaller files";
+    } else {
+      totalExceeded = true;
+      message =
+          "the inputs together are longer than "
+              + limits.maxTotalChars()
+              + " characters, the limit for one run; render fewer files at a time";
     }
-    String text = out.flip().toString();
-    // A byte order mark is legal UTF-8 but would shift every column of the first line.
-    sources.add(new Source(name, text.startsWith("\uFEFF") ? text.substring(1) : text));
+    return new Diagnostic(Severity.ERROR, Code.LIMIT, name, at.line(), at.column(), "", message);
   }
 
   /** Points at the first bad byte, counting lines and columns in the characters before it. */
-  private static Diagnostic notUtf8(String name, CharBuffer decoded, int byteOffset) {
+  private static Diagnostic notUtf8(String name, CharSequence decoded, long byteOffset) {
+    int bom = decoded.length() > 0 && decoded.charAt(0) == '\uFEFF' ? 1 : 0;
+    Position at = position(decoded, bom, decoded.length());
+    return new Diagnostic(
+        Severity.ERROR,
+        Code.IO,
+        name,
+        at.line(),
+        at.column(),
+        "",
+        "not valid UTF-8 (byte " + byteOffset + "); save the file as UTF-8");
+  }
+
+  /** The line and column of {@code text[end]}, counting from {@code text[start]}. */
+  private static Position position(CharSequence text, int start, int end) {
     int line = 1;
     int column = 1;
-    while (decoded.hasRemaining()) {
-      if (decoded.get() == '\n') {
+    for (int i = start; i < end; i++) {
+      if (text.charAt(i) == '\n') {
         line++;
         column = 1;
       } else {
         column++;
       }
     }
-    return new Diagnostic(
-        Severity.ERROR,
-        Code.IO,
-        name,
-        line,
-        column,
-        "",
-        "not valid UTF-8 (byte " + byteOffset + "); save the file as UTF-8");
+    return new Position(line, column);
   }
 
   private static Diagnostic error(String name, String message) {
     return new Diagnostic(Severity.ERROR, Code.IO, name, -1, -1, "", message);
-  }
-
-  private static String describe(IOException e) {
-    if (e instanceof NoSuchFileException) {
-      return "no such file or directory";
-    }
-    if (e instanceof AccessDeniedException) {
-      return "permission denied";
-    }
-    return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
   public static boolean isYaml(Path file) {

@@ -28,8 +28,18 @@ public final class RenderedDirectory {
    *     check})
    * @param report what to show the user, one line per problem and then any unified diff; empty when
    *     {@code ok}
+   * @param changes the files {@code write} added, changed or removed; empty when the directory
+   *     already held the render
    */
-  public record Outcome(boolean ok, String report) {}
+  public record Outcome(boolean ok, String report, List<OutputDirectory.Change> changes) {
+    public Outcome {
+      changes = List.copyOf(changes);
+    }
+
+    private static Outcome failed(String report) {
+      return new Outcome(false, report, List.of());
+    }
+  }
 
   /**
    * Makes {@code dir} hold exactly the files of {@code objects}, unless it holds something jobc did
@@ -40,41 +50,47 @@ public final class RenderedDirectory {
     StringBuilder report = new StringBuilder();
     Optional<SortedMap<String, String>> files = files(objects, dir, report);
     if (files.isEmpty()) {
-      return new Outcome(false, report.toString());
+      return Outcome.failed(report.toString());
     }
     try {
-      Optional<String> refusal = dir.refusal(inputs);
-      if (refusal.isPresent()) {
-        return new Outcome(false, "jobc: error: " + refusal.get() + "\n");
-      }
-      dir.replace(files.get());
-      return new Outcome(true, "");
+      return new Outcome(true, "", dir.replace(files.get(), inputs));
+    } catch (OutputDirectory.Refusal r) {
+      return Outcome.failed(
+          "jobc: error: refusing to replace " + dir.name() + ": " + r.getMessage() + "\n");
     } catch (IOException e) {
-      return new Outcome(false, "jobc: error: " + dir.name() + ": " + e.getMessage() + "\n");
+      return Outcome.failed("jobc: error: " + dir.describe(e) + "\n");
     }
   }
 
-  /** Compares {@code dir} with the files of {@code objects}; the report is a unified diff. */
+  /**
+   * Compares {@code dir} with the files of {@code objects} and their record; the report is a
+   * unified diff. A directory that {@code write} would refuse is refused here too.
+   */
   public static Outcome check(List<OutputObject> objects, OutputDirectory dir) {
     StringBuilder report = new StringBuilder();
     Optional<SortedMap<String, String>> rendered = files(objects, dir, report);
     if (rendered.isEmpty()) {
-      return new Outcome(false, report.toString());
+      return Outcome.failed(report.toString());
     }
-    if (!dir.exists()) {
-      return new Outcome(false, dir.name() + ": error: no such directory\n");
-    }
-    SortedMap<String, String> existing;
+    Optional<SortedMap<String, String>> contents;
     try {
-      existing = dir.read();
+      contents = dir.contents();
+    } catch (OutputDirectory.Refusal r) {
+      return Outcome.failed(
+          "jobc: error: refusing to check " + dir.name() + ": " + r.getMessage() + "\n");
     } catch (IOException e) {
-      return new Outcome(false, "jobc: error: " + dir.name() + ": " + e.getMessage() + "\n");
+      return Outcome.failed("jobc: error: " + dir.describe(e) + "\n");
     }
+    if (contents.isEmpty()) {
+      return Outcome.failed(dir.name() + ": error: no such directory\n");
+    }
+    SortedMap<String, String> existing = contents.get();
+    SortedMap<String, String> expected = OutputDirectory.withRecord(rendered.get());
     TreeSet<String> names = new TreeSet<>(existing.keySet());
-    names.addAll(rendered.get().keySet());
+    names.addAll(expected.keySet());
     for (String name : names) {
       String before = existing.get(name);
-      String after = rendered.get().get(name);
+      String after = expected.get(name);
       String oldLabel = before == null ? "/dev/null" : dir.display(name);
       String newLabel = after == null ? "/dev/null" : name + " (rendered)";
       String diff =
@@ -86,7 +102,7 @@ public final class RenderedDirectory {
       }
       report.append(diff);
     }
-    return new Outcome(report.length() == 0, report.toString());
+    return new Outcome(report.length() == 0, report.toString(), List.of());
   }
 
   /** File name to text, or empty (after reporting why) when two objects want the same file. */
@@ -96,6 +112,21 @@ public final class RenderedDirectory {
     SortedMap<String, String> files = new TreeMap<>();
     List<Diagnostic> collisions = new ArrayList<>();
     for (OutputObject object : objects) {
+      // Kinds and names come from the input: a kind "../../x/ConfigMap" must not write outside.
+      Optional<String> problem = OutputDirectory.fileNameProblem(object.fileName());
+      if (problem.isPresent()) {
+        report
+            .append("jobc: error: refusing to write ")
+            .append(printable(describe(object)))
+            .append(" into ")
+            .append(dir.name())
+            .append(": its file name \"")
+            .append(printable(object.fileName()))
+            .append("\" is not one plain file name: ")
+            .append(problem.get())
+            .append('\n');
+        continue;
+      }
       OutputObject previous = byName.putIfAbsent(object.fileName(), object);
       if (previous != null) {
         collisions.add(
@@ -118,7 +149,23 @@ public final class RenderedDirectory {
     for (Diagnostic d : collisions) {
       report.append(d.format()).append('\n');
     }
-    return collisions.isEmpty() ? Optional.of(files) : Optional.empty();
+    return collisions.isEmpty() && report.length() == 0 ? Optional.of(files) : Optional.empty();
+  }
+
+  /**
+   * {@code s} with control characters as {@code \\uXXXX}, so a message stays one printable line.
+   */
+  private static String printable(String s) {
+    StringBuilder out = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < 0x20 || c == 0x7f) {
+        out.append(String.format(java.util.Locale.ROOT, "\\u%04x", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
   }
 
   private static String describe(OutputObject o) {

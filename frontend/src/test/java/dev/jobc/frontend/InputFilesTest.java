@@ -56,6 +56,55 @@ class InputFilesTest {
             "one.yaml: error: no such file or directory", "two: error: no such file or directory");
   }
 
+  @Test
+  void eachFileAndAllTogetherAreReadOnlyUpToTheirLimits() throws IOException {
+    write("in/a.yaml", "a: 1\nb: 2\n"); // 10 characters: the most one file may have
+    write("in/b.yaml", "\uFEFFk: v\nlong\n"); // 10, and a byte order mark that does not count
+    write("in/c.yaml", "k: v\nxxxxxxxx\n"); // 14: too long from line 2, column 6 on
+    write("in/d.yaml", "k: 123\n"); // 7, for 27 in all
+    write("in/e.yaml", "k: 1234\n"); // 8: over the total of 30 at line 1, column 4
+    Files.write(dir.resolve("in/f.yaml"), new byte[] {(byte) 0xff}); // never read
+
+    InputFiles inputs =
+        InputFiles.read(List.of("in", "-"), dir, stdin("never: read\n"), new InputLimits(10, 30));
+
+    assertThat(names(inputs.sources())).containsExactly("in/a.yaml", "in/b.yaml", "in/d.yaml");
+    assertThat(inputs.sources().get(1).text()).isEqualTo("k: v\nlong\n");
+    assertThat(inputs.diagnostics().stream().map(d -> d.format()))
+        .containsExactly(
+            "in/c.yaml:2:6: error: longer than 10 characters, the limit for one input; split it"
+                + " into smaller files",
+            "in/e.yaml:1:4: error: the inputs together are longer than 30 characters, the limit for"
+                + " one run; render fewer files at a time");
+  }
+
+  @Test
+  void standardInputIsReadOnlyUpToTheLimit() {
+    InputFiles inputs =
+        InputFiles.read(List.of("-"), dir, stdin("k: v\nk2: v2\n"), new InputLimits(8, 8));
+    assertThat(inputs.sources()).isEmpty();
+    assertThat(inputs.diagnostics().stream().map(d -> d.format()))
+        .containsExactly(
+            "<stdin>:2:4: error: longer than 8 characters, the limit for one input; split it into"
+                + " smaller files");
+  }
+
+  @Test
+  void badUtf8IsFoundAcrossReadChunks() throws IOException {
+    // Past the first 64 KiB chunk, and split across the chunk boundary: "é" is 2 bytes.
+    String head = "k: " + "x".repeat(65_532) + "\n"; // 65,536 bytes
+    byte[] bytes = (head + "\u00e9\u00e9: v\n").getBytes(UTF_8);
+    bytes[head.length() + 2] = (byte) 0xff; // the second "é"
+    Files.write(dir.resolve("bad.yaml"), bytes);
+    Files.write(
+        dir.resolve("split.yaml"), ("k: " + "x".repeat(65_532) + "\u00e9\n").getBytes(UTF_8));
+    InputFiles inputs = InputFiles.read(List.of("bad.yaml", "split.yaml"), dir, stdin(""));
+    assertThat(inputs.diagnostics().stream().map(d -> d.format()))
+        .containsExactly(
+            "bad.yaml:2:2: error: not valid UTF-8 (byte 65538); save the file as UTF-8");
+    assertThat(inputs.sources().get(0).text()).endsWith("x\u00e9\n");
+  }
+
   private static List<String> names(List<Source> sources) {
     return sources.stream().map(Source::name).collect(Collectors.toList());
   }

@@ -13,7 +13,7 @@ public class RenderMojo extends JobcMojo {
 
   @Override
   String failure(ProjectRender.Result result) {
-    return "jobc: the job specs have errors; nothing was written:\n" + result.report();
+    return "jobc: nothing was written:\n" + result.report();
   }
 
   @Override

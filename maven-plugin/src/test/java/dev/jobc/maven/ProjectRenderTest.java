@@ -83,4 +83,37 @@ class ProjectRenderTest {
         .contains("--- target/jobc/configmap-a.yaml")
         .contains("-stale: true");
   }
+
+  @Test
+  void renderAndCheckRefuseAnOutputDirectoryWithFilesJobcDidNotWrite() throws IOException {
+    Files.createDirectories(project.resolve("src/main/jobc"));
+    Files.writeString(project.resolve("src/main/jobc/a.yaml"), CONFIG_MAP);
+    Files.createDirectories(project.resolve("target/jobc"));
+    Files.writeString(project.resolve("target/jobc/deployment.yaml"), "mine: true\n");
+
+    ProjectRender.Result render = project().render();
+    assertThat(render.ok()).isFalse();
+    assertThat(render.report())
+        .isEqualTo(
+            "jobc: error: refusing to replace target/jobc: it holds target/jobc/deployment.yaml"
+                + " but no target/jobc/.jobc-files, the list of files jobc wrote; move your files"
+                + " elsewhere (or, if jobc wrote them, delete them) and render again\n");
+    ProjectRender.Result check = project().check();
+    assertThat(check.ok()).isFalse();
+    assertThat(check.report()).startsWith("jobc: error: refusing to check target/jobc: it holds");
+    assertThat(project.resolve("target/jobc/deployment.yaml")).hasContent("mine: true");
+    assertThat(project.resolve("target/jobc/configmap-a.yaml")).doesNotExist();
+
+    Files.delete(project.resolve("target/jobc/deployment.yaml"));
+    assertThat(project().render().ok()).isTrue();
+    // Once jobc owns the directory, a file added by hand is still not jobc's to delete.
+    Files.writeString(project.resolve("target/jobc/deployment.yaml"), "mine: true\n");
+    ProjectRender.Result again = project().render();
+    assertThat(again.ok()).isFalse();
+    assertThat(again.report())
+        .isEqualTo(
+            "jobc: error: refusing to replace target/jobc: it contains"
+                + " target/jobc/deployment.yaml, which jobc did not write\n");
+    assertThat(project.resolve("target/jobc/deployment.yaml")).hasContent("mine: true");
+  }
 }
