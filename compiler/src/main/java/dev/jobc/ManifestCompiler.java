@@ -7,6 +7,7 @@ import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Quoting;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
@@ -174,7 +175,7 @@ public final class ManifestCompiler {
                                     + names.stream().sorted().collect(Collectors.joining(", "))
                                     + (names.size() == 1 ? " is" : " are")
                                     + " also produced by the document at "
-                                    + earlier.source().name()
+                                    + Quoting.fileName(earlier.source().name())
                                     + ":"
                                     + earlier.positions().documentStart().line())))));
     if (!options.disableFluxSubstitution()) {
@@ -320,13 +321,13 @@ public final class ManifestCompiler {
               Finding.error(
                   Code.NOT_SUPPORTED,
                   FieldPath.of("apiVersion"),
-                  "Unsupported value: \""
-                      + apiVersion
-                      + "\": supported values for "
+                  "Unsupported value: "
+                      + Quoting.quote(apiVersion)
+                      + ": supported values for "
                       + kind
                       + ": "
                       + jobKind.apiVersions().stream()
-                          .map(v -> "\"" + v + "\"")
+                          .map(Quoting::quote)
                           .collect(Collectors.joining(", ")))));
       return Disposition.REJECTED;
     }

@@ -26,6 +26,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Quoting;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
@@ -245,9 +246,8 @@ public final class YamlLoader {
             Code.DUPLICATE,
             at,
             childPath(frame, key),
-            "duplicate key \""
-                + key
-                + "\""
+            "duplicate key "
+                + Quoting.quote(key)
                 + (first != null && first.known()
                     ? " (first defined at line " + first.line() + ")"
                     : ""));
@@ -556,7 +556,7 @@ public final class YamlLoader {
           Code.SYNTAX,
           at,
           path,
-          "\"" + abbreviate(value) + "\" cannot be read as " + shortTag(tag));
+          Quoting.quote(abbreviate(value)) + " cannot be read as " + shortTag(tag));
     }
 
     /** A plain (unquoted, untagged) scalar, typed as go-yaml does (see class comment). */

@@ -11,6 +11,7 @@ import dev.jobc.api.ReplicaSpec;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import dev.jobc.plan.DglNaming;
 import dev.jobc.plan.Naming;
 import io.fabric8.kubernetes.api.model.Container;
@@ -113,13 +114,13 @@ public final class DglJobValidator {
             error(
                 Code.INVALID,
                 NAME,
-                "Invalid value: \""
-                    + name
-                    + "\": "
+                "Invalid value: "
+                    + Quoting.quote(name)
+                    + ": "
                     + hosts.get(host)
-                    + " cannot be created with the invalid DNS label \""
-                    + host
-                    + "\": "
+                    + " cannot be created with the invalid DNS label "
+                    + Quoting.quote(host)
+                    + ": "
                     + String.join("; ", problems)
                     + (host.length() > Dns.LABEL_MAX
                         ? "; shorten the name to at most "
@@ -244,9 +245,8 @@ public final class DglJobValidator {
       out.add(
           Finding.warning(
               podSpec.child("restartPolicy"),
-              "\""
-                  + restart
-                  + "\" is replaced: dgl-operator runs every pod with restartPolicy Never"
+              Quoting.quote(restart)
+                  + " is replaced: dgl-operator runs every pod with restartPolicy Never"
                   + (DglJob.WORKER.equals(type)
                       ? " (and jobc's worker StatefulSet requires Always)"
                       : "")));
@@ -310,9 +310,9 @@ public final class DglJobValidator {
             error(
                 Code.INVALID,
                 path.index(i + 1),
-                "Invalid value: \""
-                    + value
-                    + "\": "
+                "Invalid value: "
+                    + Quoting.quote(value)
+                    + ": "
                     + NUM_PARTITIONS
                     + " must equal spec.dglReplicaSpecs[Worker].replicas ("
                     + workers
@@ -327,9 +327,9 @@ public final class DglJobValidator {
     return error(
         Code.NOT_SUPPORTED,
         path,
-        "Unsupported value: \""
-            + value
-            + "\": supported values: "
-            + allowed.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", ")));
+        "Unsupported value: "
+            + Quoting.quote(value)
+            + ": supported values: "
+            + allowed.stream().map(Quoting::quote).collect(Collectors.joining(", ")));
   }
 }

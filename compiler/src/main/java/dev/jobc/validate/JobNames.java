@@ -5,6 +5,7 @@ import static dev.jobc.diag.Finding.error;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import dev.jobc.plan.Naming;
 import java.util.List;
 
@@ -39,7 +40,7 @@ final class JobNames {
           error(
               Code.INVALID,
               NAMESPACE,
-              "Invalid value: \"" + namespace + "\": " + String.join("; ", problems)));
+              "Invalid value: " + Quoting.quote(namespace) + ": " + String.join("; ", problems)));
     }
   }
 
@@ -56,11 +57,11 @@ final class JobNames {
         error(
             Code.INVALID,
             NAME,
-            "Invalid value: \""
-                + name
-                + "\": the worker StatefulSet \""
-                + set
-                + "\" would have "
+            "Invalid value: "
+                + Quoting.quote(name)
+                + ": the worker StatefulSet "
+                + Quoting.quote(set)
+                + " would have "
                 + set.length()
                 + " characters; Kubernetes creates no pods for StatefulSets over "
                 + STATEFUL_SET_NAME_MAX
