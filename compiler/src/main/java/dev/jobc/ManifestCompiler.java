@@ -17,6 +17,7 @@ import dev.jobc.render.Ordering;
 import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
 import dev.jobc.schema.SchemaValidator;
+import dev.jobc.validate.ObjectIdentity;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -102,6 +103,7 @@ public final class ManifestCompiler {
       if (notOurs != null) {
         // Another controller runs this job (MultiKueue, say); rendering it would run it twice.
         diagnostics.add(locate(doc, notOurs));
+        ObjectIdentity.passThrough(doc.root()).forEach(f -> diagnostics.add(locate(doc, f)));
         passThrough.add(doc);
         continue;
       }
@@ -284,28 +286,14 @@ public final class ManifestCompiler {
 
   private Disposition classify(Document doc, List<Diagnostic> diagnostics) {
     JsonNode root = doc.root();
-    if (!root.isObject()) {
-      diagnostics.add(
-          locate(
-              doc,
-              Finding.error(
-                  Code.INVALID,
-                  FieldPath.root(),
-                  "a document must be a Kubernetes object (a map with apiVersion, kind and"
-                      + " metadata), not a "
-                      + (root.isArray() ? "list" : "scalar"))));
-      return Disposition.REJECTED;
-    }
-    List<Finding> missing = new ArrayList<>();
-    for (String field : List.of("apiVersion", "kind")) {
-      if (!root.path(field).isTextual() || root.path(field).asText().isEmpty()) {
-        missing.add(
-            Finding.error(
-                Code.REQUIRED, FieldPath.of(field), "Required value: every object needs " + field));
+    List<Finding> header = ObjectIdentity.header(root);
+    if (!header.isEmpty()) {
+      header.forEach(f -> diagnostics.add(locate(doc, f)));
+      String kind = root.path("kind").asText();
+      if (root.isObject() && kinds.stream().noneMatch(k -> k.kind().equals(kind))) {
+        // Not a job either way: say all that is wrong with it as a passed-through document.
+        ObjectIdentity.passThrough(root).forEach(f -> diagnostics.add(locate(doc, f)));
       }
-    }
-    if (!missing.isEmpty()) {
-      missing.forEach(f -> diagnostics.add(locate(doc, f)));
       return Disposition.REJECTED;
     }
     String kind = root.path("kind").asText();
@@ -331,25 +319,9 @@ public final class ManifestCompiler {
                           .collect(Collectors.joining(", ")))));
       return Disposition.REJECTED;
     }
-    if (kind.equals("List") || kind.endsWith("List") && root.has("items")) {
-      diagnostics.add(
-          locate(
-              doc,
-              Finding.error(
-                  Code.NOT_SUPPORTED,
-                  FieldPath.of("kind"),
-                  "Unsupported value: \"" + kind + "\": write one document per object")));
-      return Disposition.REJECTED;
-    }
-    JsonNode name = root.path("metadata").path("name");
-    if (!name.isTextual() || name.asText().isEmpty()) {
-      diagnostics.add(
-          locate(
-              doc,
-              Finding.error(
-                  Code.REQUIRED,
-                  FieldPath.of("metadata", "name"),
-                  "Required value: every object passed through needs metadata.name")));
+    List<Finding> identity = ObjectIdentity.passThrough(root);
+    if (!identity.isEmpty()) {
+      identity.forEach(f -> diagnostics.add(locate(doc, f)));
       return Disposition.REJECTED;
     }
     return Disposition.PASS_THROUGH;

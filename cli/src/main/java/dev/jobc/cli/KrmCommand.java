@@ -11,6 +11,8 @@ import dev.jobc.OutputObject;
 import dev.jobc.Source;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Severity;
 import dev.jobc.frontend.InputFiles;
 import dev.jobc.frontend.NamedOptions;
@@ -19,6 +21,7 @@ import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
 import dev.jobc.render.YamlWriter;
+import dev.jobc.validate.ObjectIdentity;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -106,7 +109,10 @@ final class KrmCommand implements Callable<Integer> {
     try {
       return new String(parent.stdin().readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      err.print("jobc krm: error: cannot read standard input: " + e.getMessage() + "\n");
+      err.print(
+          "jobc krm: error: cannot read standard input: "
+              + Quoting.oneLine(String.valueOf(e.getMessage()))
+              + "\n");
       return "";
     }
   }
@@ -154,7 +160,25 @@ final class KrmCommand implements Callable<Integer> {
     int position = 0;
     for (JsonNode item : input.get("items")) {
       Item where = Item.of(item, position++);
-      if (!item.isObject() || !jobKinds.contains(item.path("kind").asText())) {
+      // The rules every document of `jobc render` meets: an object with a valid kind, and, when it
+      // passes through, a valid name (it names files and appears in messages).
+      List<Finding> invalid = ObjectIdentity.header(item);
+      boolean job = invalid.isEmpty() && jobKinds.contains(item.path("kind").asText());
+      if (invalid.isEmpty() && !job) {
+        invalid = ObjectIdentity.passThrough(item);
+      }
+      if (!invalid.isEmpty()) {
+        for (Finding f : invalid) {
+          Diagnostic d =
+              new Diagnostic(
+                  f.severity(), f.code(), where.name(), -1, -1, f.path().toString(), f.message());
+          diagnostics.add(d);
+          results.add(result(d, item.isObject() ? item : null, where));
+        }
+        items.add(item); // kept, as for job errors: exit 1 stops kpt from writing anyway
+        continue;
+      }
+      if (!job) {
         items.add(item);
         remember(identities, item, where, diagnostics, results);
         continue;
@@ -200,7 +224,7 @@ final class KrmCommand implements Callable<Integer> {
       values = config;
     } else {
       throw new IllegalArgumentException(
-          "expected a ConfigMap or a " + CONFIG_KIND + ", got kind \"" + kind + "\"");
+          "expected a ConfigMap or a " + CONFIG_KIND + ", got kind " + Quoting.quote(kind));
     }
     Map<String, String> named = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : values.properties()) {
