@@ -59,7 +59,12 @@ import picocli.CommandLine.Spec;
           + " top level: namespace, cluster-domain, kubectl-image, disable-flux-substitution."
     },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:success", "1:any error (also reported as results)", "2:usage error"})
+    exitCodeList = {
+      "0:success",
+      "1:any error (also reported as results)",
+      "2:usage error",
+      "3:internal error (a defect in jobc)"
+    })
 final class KrmCommand implements Callable<Integer> {
   /** Annotations kpt and kustomize use to place items in files; read, never copied to outputs. */
   static final String PATH = "internal.config.kubernetes.io/path";
