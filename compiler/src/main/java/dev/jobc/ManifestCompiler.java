@@ -35,6 +35,8 @@ import java.util.stream.Collectors;
  * serialize. Every diagnostic of the run is collected; none stops the others from being found.
  */
 public final class ManifestCompiler {
+  private static final FieldPath NAME = FieldPath.of("metadata", "name");
+
   private final YamlLoader loader;
   private final SchemaValidator schemas;
   private final YamlWriter writer;
@@ -172,7 +174,8 @@ public final class ManifestCompiler {
                             later,
                             Finding.error(
                                 Code.DUPLICATE,
-                                FieldPath.root(),
+                                // At the later document's name: renaming it is the usual fix.
+                                NAME,
                                 "Duplicate value: "
                                     + names.stream().sorted().collect(Collectors.joining(", "))
                                     + (names.size() == 1 ? " is" : " are")

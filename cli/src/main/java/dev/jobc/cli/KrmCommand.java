@@ -332,8 +332,11 @@ final class KrmCommand implements Callable<Integer> {
               where.name(),
               -1,
               -1,
-              "",
-              "Duplicate value: " + describe + " is also produced by " + previous);
+              "metadata.name",
+              "Duplicate value: "
+                  + describe
+                  + " is also produced by "
+                  + Quoting.fileName(previous));
       diagnostics.add(d);
       results.add(result(d, object, where));
     }

@@ -300,10 +300,12 @@ public final class MpiJobValidator {
         out.add(
             error(
                 Code.INVALID,
-                job.paths().worker().child("replicas"),
+                job.paths().workerCount(),
                 "Invalid value: "
-                    + workers
-                    + ": the ConfigMap "
+                    + (job.workerTotal() == null
+                        ? workers + ":"
+                        : job.workerTotal() + ": " + workers + " workers, and")
+                    + " the ConfigMap "
                     + Naming.configMap(name)
                     + " would list every worker and outgrow Kubernetes' 1 MiB object limit"
                     + " (about "
