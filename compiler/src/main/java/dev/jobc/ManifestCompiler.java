@@ -183,9 +183,7 @@ public final class ManifestCompiler {
                                     + Quoting.fileName(earlier.source().name())
                                     + ":"
                                     + earlier.positions().documentStart().line())))));
-    if (!options.disableFluxSubstitution()) {
-      diagnostics.addAll(fluxSubstitutionWarnings(rendered, objects));
-    }
+    diagnostics.addAll(fluxSubstitutionWarnings(rendered, objects));
     diagnostics.sort(Diagnostic.ORDER);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
       return new CompileResult(List.of(), diagnostics);
@@ -195,58 +193,57 @@ public final class ManifestCompiler {
   }
 
   /**
-   * Warns about generated text holding {@code ${}: Flux's post-build substitution would replace it
-   * (an unset variable becomes the empty string) unless the object is annotated. One warning per
-   * input field that brought it in; {@code rendered} and {@code objects} are parallel lists.
+   * Warns about every input field that makes Flux's post-build substitution change an output object
+   * (an unset variable becomes the empty string), unless the object opts out with Flux's annotation
+   * or label: generated objects carry it with {@code --disable-flux-substitution}, passed-through
+   * ones only when their author wrote it. One warning per field; {@code rendered} and {@code
+   * objects} are parallel lists.
    */
   private static List<Diagnostic> fluxSubstitutionWarnings(
       List<Rendered> rendered, List<OutputObject> objects) {
     Map<Document, List<String>> jobs = new LinkedHashMap<>();
+    List<Document> passedThrough = new ArrayList<>();
     for (int i = 0; i < rendered.size(); i++) {
+      Rendered r = rendered.get(i);
       OutputObject o = objects.get(i);
-      if (rendered.get(i).canonical() && o.yaml().contains("${")) {
-        jobs.computeIfAbsent(rendered.get(i).origin(), d -> new ArrayList<>())
-            .add(o.kind() + " " + o.name());
+      if (FluxSubstitution.disabled(r.tree()) || !FluxSubstitution.substitutes(o.yaml())) {
+        continue;
+      }
+      if (r.canonical()) {
+        jobs.computeIfAbsent(r.origin(), d -> new ArrayList<>()).add(o.kind() + " " + o.name());
+      } else {
+        passedThrough.add(r.origin());
       }
     }
     List<Diagnostic> warnings = new ArrayList<>();
-    String remedy =
-        "Flux post-build substitution would replace it; if Flux applies this output, render with"
-            + " --disable-flux-substitution (or write $${VAR})";
+    String flux = "Flux post-build substitution would replace it; if Flux applies this output, ";
+    String jobRemedy = flux + "render with --disable-flux-substitution (or write $${VAR})";
     jobs.forEach(
         (doc, names) -> {
-          List<FieldPath> fields = new ArrayList<>();
-          dollarBraces(doc.root(), "", doc.root(), fields);
+          List<FieldPath> fields = FluxSubstitution.fields(doc.root());
           if (fields.isEmpty()) {
             warnings.add(
                 locate(
                     doc,
                     Finding.warning(
                         FieldPath.root(),
-                        String.join(", ", names) + " contain \"${\"; " + remedy)));
+                        String.join(", ", names) + " contain \"${\"; " + jobRemedy)));
           }
           for (FieldPath field : fields) {
-            warnings.add(locate(doc, Finding.warning(field, "contains \"${\"; " + remedy)));
+            warnings.add(locate(doc, Finding.warning(field, "contains \"${\"; " + jobRemedy)));
           }
         });
-    return warnings;
-  }
-
-  /** Collects the paths of string values below {@code node} that contain {@code ${}. */
-  private static void dollarBraces(
-      JsonNode root, String pointer, JsonNode node, List<FieldPath> out) {
-    if (node.isTextual() && node.asText().contains("${")) {
-      out.add(FieldPath.fromPointer(pointer, p -> root.at(p).isArray()));
-    } else if (node.isArray()) {
-      for (int i = 0; i < node.size(); i++) {
-        dollarBraces(root, pointer + "/" + i, node.get(i), out);
-      }
-    } else if (node.isObject()) {
-      for (Map.Entry<String, JsonNode> field : node.properties()) {
-        String segment = field.getKey().replace("~", "~0").replace("/", "~1");
-        dollarBraces(root, pointer + "/" + segment, field.getValue(), out);
+    String passThroughRemedy =
+        flux
+            + "write $${VAR}, or annotate the object "
+            + CompileOptions.FLUX_SUBSTITUTE_ANNOTATION
+            + ": disabled (--disable-flux-substitution annotates generated objects only)";
+    for (Document doc : passedThrough) {
+      for (FieldPath field : FluxSubstitution.fields(doc.root())) {
+        warnings.add(locate(doc, Finding.warning(field, "contains \"${\"; " + passThroughRemedy)));
       }
     }
+    return warnings;
   }
 
   /** The JSON Schema text used for an input kind, or {@code null} when the kind is not accepted. */
