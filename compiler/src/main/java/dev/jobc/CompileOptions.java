@@ -1,6 +1,7 @@
 package dev.jobc;
 
 import dev.jobc.conventions.Dns;
+import dev.jobc.diag.Quoting;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -69,7 +70,7 @@ public record CompileOptions(
         case "ssh" -> SSH;
         default ->
             throw new IllegalArgumentException(
-                "transport must be \"kubexec\" or \"ssh\", not \"" + value + "\"");
+                "transport must be \"kubexec\" or \"ssh\", not " + Quoting.quote(value));
       };
     }
   }
@@ -88,7 +89,7 @@ public record CompileOptions(
         case "pods" -> PODS;
         default ->
             throw new IllegalArgumentException(
-                "workers must be \"statefulset\" or \"pods\", not \"" + value + "\"");
+                "workers must be \"statefulset\" or \"pods\", not " + Quoting.quote(value));
       };
     }
   }
@@ -308,14 +309,16 @@ public record CompileOptions(
   private static void requireImage(String what, String image) {
     if (image == null || image.isBlank() || !IMAGE.matcher(image).matches()) {
       throw new IllegalArgumentException(
-          what + " must be a non-empty image reference without spaces or quotes: " + image);
+          what
+              + " must be a non-empty image reference without spaces or quotes: "
+              + Quoting.quote(image));
     }
   }
 
   private static void requireValid(String what, String value, List<String> problems) {
     if (!problems.isEmpty()) {
       throw new IllegalArgumentException(
-          "invalid " + what + " \"" + value + "\": " + String.join("; ", problems));
+          "invalid " + what + " " + Quoting.quote(value) + ": " + String.join("; ", problems));
     }
   }
 }

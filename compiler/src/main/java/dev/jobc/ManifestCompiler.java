@@ -7,6 +7,7 @@ import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Quoting;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
@@ -16,6 +17,7 @@ import dev.jobc.render.Ordering;
 import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
 import dev.jobc.schema.SchemaValidator;
+import dev.jobc.validate.ObjectIdentity;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -33,6 +35,8 @@ import java.util.stream.Collectors;
  * serialize. Every diagnostic of the run is collected; none stops the others from being found.
  */
 public final class ManifestCompiler {
+  private static final FieldPath NAME = FieldPath.of("metadata", "name");
+
   private final YamlLoader loader;
   private final SchemaValidator schemas;
   private final YamlWriter writer;
@@ -101,6 +105,7 @@ public final class ManifestCompiler {
       if (notOurs != null) {
         // Another controller runs this job (MultiKueue, say); rendering it would run it twice.
         diagnostics.add(locate(doc, notOurs));
+        ObjectIdentity.passThrough(doc.root()).forEach(f -> diagnostics.add(locate(doc, f)));
         passThrough.add(doc);
         continue;
       }
@@ -169,17 +174,16 @@ public final class ManifestCompiler {
                             later,
                             Finding.error(
                                 Code.DUPLICATE,
-                                FieldPath.root(),
+                                // At the later document's name: renaming it is the usual fix.
+                                NAME,
                                 "Duplicate value: "
                                     + names.stream().sorted().collect(Collectors.joining(", "))
                                     + (names.size() == 1 ? " is" : " are")
                                     + " also produced by the document at "
-                                    + earlier.source().name()
+                                    + Quoting.fileName(earlier.source().name())
                                     + ":"
                                     + earlier.positions().documentStart().line())))));
-    if (!options.disableFluxSubstitution()) {
-      diagnostics.addAll(fluxSubstitutionWarnings(rendered, objects));
-    }
+    diagnostics.addAll(fluxSubstitutionWarnings(rendered, objects));
     diagnostics.sort(Diagnostic.ORDER);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
       return new CompileResult(List.of(), diagnostics);
@@ -189,58 +193,57 @@ public final class ManifestCompiler {
   }
 
   /**
-   * Warns about generated text holding {@code ${}: Flux's post-build substitution would replace it
-   * (an unset variable becomes the empty string) unless the object is annotated. One warning per
-   * input field that brought it in; {@code rendered} and {@code objects} are parallel lists.
+   * Warns about every input field that makes Flux's post-build substitution change an output object
+   * (an unset variable becomes the empty string), unless the object opts out with Flux's annotation
+   * or label: generated objects carry it with {@code --disable-flux-substitution}, passed-through
+   * ones only when their author wrote it. One warning per field; {@code rendered} and {@code
+   * objects} are parallel lists.
    */
   private static List<Diagnostic> fluxSubstitutionWarnings(
       List<Rendered> rendered, List<OutputObject> objects) {
     Map<Document, List<String>> jobs = new LinkedHashMap<>();
+    List<Document> passedThrough = new ArrayList<>();
     for (int i = 0; i < rendered.size(); i++) {
+      Rendered r = rendered.get(i);
       OutputObject o = objects.get(i);
-      if (rendered.get(i).canonical() && o.yaml().contains("${")) {
-        jobs.computeIfAbsent(rendered.get(i).origin(), d -> new ArrayList<>())
-            .add(o.kind() + " " + o.name());
+      if (FluxSubstitution.disabled(r.tree()) || !FluxSubstitution.substitutes(o.yaml())) {
+        continue;
+      }
+      if (r.canonical()) {
+        jobs.computeIfAbsent(r.origin(), d -> new ArrayList<>()).add(o.kind() + " " + o.name());
+      } else {
+        passedThrough.add(r.origin());
       }
     }
     List<Diagnostic> warnings = new ArrayList<>();
-    String remedy =
-        "Flux post-build substitution would replace it; if Flux applies this output, render with"
-            + " --disable-flux-substitution (or write $${VAR})";
+    String flux = "Flux post-build substitution would replace it; if Flux applies this output, ";
+    String jobRemedy = flux + "render with --disable-flux-substitution (or write $${VAR})";
     jobs.forEach(
         (doc, names) -> {
-          List<FieldPath> fields = new ArrayList<>();
-          dollarBraces(doc.root(), "", doc.root(), fields);
+          List<FieldPath> fields = FluxSubstitution.fields(doc.root());
           if (fields.isEmpty()) {
             warnings.add(
                 locate(
                     doc,
                     Finding.warning(
                         FieldPath.root(),
-                        String.join(", ", names) + " contain \"${\"; " + remedy)));
+                        String.join(", ", names) + " contain \"${\"; " + jobRemedy)));
           }
           for (FieldPath field : fields) {
-            warnings.add(locate(doc, Finding.warning(field, "contains \"${\"; " + remedy)));
+            warnings.add(locate(doc, Finding.warning(field, "contains \"${\"; " + jobRemedy)));
           }
         });
-    return warnings;
-  }
-
-  /** Collects the paths of string values below {@code node} that contain {@code ${}. */
-  private static void dollarBraces(
-      JsonNode root, String pointer, JsonNode node, List<FieldPath> out) {
-    if (node.isTextual() && node.asText().contains("${")) {
-      out.add(FieldPath.fromPointer(pointer, p -> root.at(p).isArray()));
-    } else if (node.isArray()) {
-      for (int i = 0; i < node.size(); i++) {
-        dollarBraces(root, pointer + "/" + i, node.get(i), out);
-      }
-    } else if (node.isObject()) {
-      for (Map.Entry<String, JsonNode> field : node.properties()) {
-        String segment = field.getKey().replace("~", "~0").replace("/", "~1");
-        dollarBraces(root, pointer + "/" + segment, field.getValue(), out);
+    String passThroughRemedy =
+        flux
+            + "write $${VAR}, or annotate the object "
+            + CompileOptions.FLUX_SUBSTITUTE_ANNOTATION
+            + ": disabled (--disable-flux-substitution annotates generated objects only)";
+    for (Document doc : passedThrough) {
+      for (FieldPath field : FluxSubstitution.fields(doc.root())) {
+        warnings.add(locate(doc, Finding.warning(field, "contains \"${\"; " + passThroughRemedy)));
       }
     }
+    return warnings;
   }
 
   /** The JSON Schema text used for an input kind, or {@code null} when the kind is not accepted. */
@@ -283,28 +286,14 @@ public final class ManifestCompiler {
 
   private Disposition classify(Document doc, List<Diagnostic> diagnostics) {
     JsonNode root = doc.root();
-    if (!root.isObject()) {
-      diagnostics.add(
-          locate(
-              doc,
-              Finding.error(
-                  Code.INVALID,
-                  FieldPath.root(),
-                  "a document must be a Kubernetes object (a map with apiVersion, kind and"
-                      + " metadata), not a "
-                      + (root.isArray() ? "list" : "scalar"))));
-      return Disposition.REJECTED;
-    }
-    List<Finding> missing = new ArrayList<>();
-    for (String field : List.of("apiVersion", "kind")) {
-      if (!root.path(field).isTextual() || root.path(field).asText().isEmpty()) {
-        missing.add(
-            Finding.error(
-                Code.REQUIRED, FieldPath.of(field), "Required value: every object needs " + field));
+    List<Finding> header = ObjectIdentity.header(root);
+    if (!header.isEmpty()) {
+      header.forEach(f -> diagnostics.add(locate(doc, f)));
+      String kind = root.path("kind").asText();
+      if (root.isObject() && kinds.stream().noneMatch(k -> k.kind().equals(kind))) {
+        // Not a job either way: say all that is wrong with it as a passed-through document.
+        ObjectIdentity.passThrough(root).forEach(f -> diagnostics.add(locate(doc, f)));
       }
-    }
-    if (!missing.isEmpty()) {
-      missing.forEach(f -> diagnostics.add(locate(doc, f)));
       return Disposition.REJECTED;
     }
     String kind = root.path("kind").asText();
@@ -320,35 +309,19 @@ public final class ManifestCompiler {
               Finding.error(
                   Code.NOT_SUPPORTED,
                   FieldPath.of("apiVersion"),
-                  "Unsupported value: \""
-                      + apiVersion
-                      + "\": supported values for "
+                  "Unsupported value: "
+                      + Quoting.quote(apiVersion)
+                      + ": supported values for "
                       + kind
                       + ": "
                       + jobKind.apiVersions().stream()
-                          .map(v -> "\"" + v + "\"")
+                          .map(Quoting::quote)
                           .collect(Collectors.joining(", ")))));
       return Disposition.REJECTED;
     }
-    if (kind.equals("List") || kind.endsWith("List") && root.has("items")) {
-      diagnostics.add(
-          locate(
-              doc,
-              Finding.error(
-                  Code.NOT_SUPPORTED,
-                  FieldPath.of("kind"),
-                  "Unsupported value: \"" + kind + "\": write one document per object")));
-      return Disposition.REJECTED;
-    }
-    JsonNode name = root.path("metadata").path("name");
-    if (!name.isTextual() || name.asText().isEmpty()) {
-      diagnostics.add(
-          locate(
-              doc,
-              Finding.error(
-                  Code.REQUIRED,
-                  FieldPath.of("metadata", "name"),
-                  "Required value: every object passed through needs metadata.name")));
+    List<Finding> identity = ObjectIdentity.passThrough(root);
+    if (!identity.isEmpty()) {
+      identity.forEach(f -> diagnostics.add(locate(doc, f)));
       return Disposition.REJECTED;
     }
     return Disposition.PASS_THROUGH;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobc.CompileOptions;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.diag.Quoting;
 import dev.jobc.frontend.NamedOptions;
 import dev.jobc.frontend.Render;
 import java.io.PrintWriter;
@@ -41,7 +42,11 @@ import picocli.CommandLine.Spec;
           + " cluster-domain, kubectl-image, disable-flux-substitution."
     },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:success", "1:any error, or nothing to render (stdout empty)"})
+    exitCodeList = {
+      "0:success",
+      "1:any error, or nothing to render (stdout empty)",
+      "3:internal error (a defect in jobc)"
+    })
 final class ArgoCdCommand implements Callable<Integer> {
   static final String ENV_PREFIX = "ARGOCD_ENV_JOBC_";
 
@@ -57,7 +62,8 @@ final class ArgoCdCommand implements Callable<Integer> {
     try {
       options = options(parent.environment());
     } catch (IllegalArgumentException e) {
-      err.print("jobc argocd: error: " + e.getMessage() + "\n");
+      // The message may quote a variable or parameter: one line, whatever it holds.
+      err.print("jobc argocd: error: " + Quoting.oneLine(e.getMessage()) + "\n");
       err.flush();
       return ExitCode.SOFTWARE;
     }

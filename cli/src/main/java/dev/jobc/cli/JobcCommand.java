@@ -34,10 +34,20 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
-      "1:input errors, or drift found by render --check",
-      "2:usage error (bad option or argument)"
+      "1:input errors, refused output, or drift found by render --check",
+      "2:usage error (bad option or argument)",
+      "3:internal error: a defect in jobc, reported on one line ("
+          + JobcCommand.DEBUG
+          + "=1 adds"
+          + " the stack trace)"
     })
 public final class JobcCommand implements Callable<Integer> {
+  /** Exit code of an internal error: an exception jobc did not expect, never bad input. */
+  static final int INTERNAL_ERROR = 3;
+
+  /** The environment variable that adds stack traces to internal errors ({@link Main}). */
+  static final String DEBUG = "JOBC_DEBUG";
+
   private final Path workingDirectory;
   private final InputStream stdin;
 
@@ -65,9 +75,18 @@ public final class JobcCommand implements Callable<Integer> {
     this.environment = Map.copyOf(environment);
   }
 
-  /** The environment variables subcommands may read (only {@code jobc argocd} does). */
+  /**
+   * The environment variables commands may read: {@code jobc argocd} takes its options there, and
+   * every command {@value #DEBUG}.
+   */
   Map<String, String> environment() {
     return environment;
+  }
+
+  /** True when {@value #DEBUG} is set to anything but empty or {@code 0}. */
+  boolean debug() {
+    String value = environment.getOrDefault(DEBUG, "");
+    return !value.isEmpty() && !value.equals("0");
   }
 
   Path workingDirectory() {

@@ -11,6 +11,8 @@ import dev.jobc.OutputObject;
 import dev.jobc.Source;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Severity;
 import dev.jobc.frontend.InputFiles;
 import dev.jobc.frontend.NamedOptions;
@@ -19,6 +21,7 @@ import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
 import dev.jobc.render.YamlWriter;
+import dev.jobc.validate.ObjectIdentity;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +59,12 @@ import picocli.CommandLine.Spec;
           + " top level: namespace, cluster-domain, kubectl-image, disable-flux-substitution."
     },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:success", "1:any error (also reported as results)", "2:usage error"})
+    exitCodeList = {
+      "0:success",
+      "1:any error (also reported as results)",
+      "2:usage error",
+      "3:internal error (a defect in jobc)"
+    })
 final class KrmCommand implements Callable<Integer> {
   /** Annotations kpt and kustomize use to place items in files; read, never copied to outputs. */
   static final String PATH = "internal.config.kubernetes.io/path";
@@ -106,7 +114,10 @@ final class KrmCommand implements Callable<Integer> {
     try {
       return new String(parent.stdin().readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      err.print("jobc krm: error: cannot read standard input: " + e.getMessage() + "\n");
+      err.print(
+          "jobc krm: error: cannot read standard input: "
+              + Quoting.oneLine(String.valueOf(e.getMessage()))
+              + "\n");
       return "";
     }
   }
@@ -154,7 +165,25 @@ final class KrmCommand implements Callable<Integer> {
     int position = 0;
     for (JsonNode item : input.get("items")) {
       Item where = Item.of(item, position++);
-      if (!item.isObject() || !jobKinds.contains(item.path("kind").asText())) {
+      // The rules every document of `jobc render` meets: an object with a valid kind, and, when it
+      // passes through, a valid name (it names files and appears in messages).
+      List<Finding> invalid = ObjectIdentity.header(item);
+      boolean job = invalid.isEmpty() && jobKinds.contains(item.path("kind").asText());
+      if (invalid.isEmpty() && !job) {
+        invalid = ObjectIdentity.passThrough(item);
+      }
+      if (!invalid.isEmpty()) {
+        for (Finding f : invalid) {
+          Diagnostic d =
+              new Diagnostic(
+                  f.severity(), f.code(), where.name(), -1, -1, f.path().toString(), f.message());
+          diagnostics.add(d);
+          results.add(result(d, item.isObject() ? item : null, where));
+        }
+        items.add(item); // kept, as for job errors: exit 1 stops kpt from writing anyway
+        continue;
+      }
+      if (!job) {
         items.add(item);
         remember(identities, item, where, diagnostics, results);
         continue;
@@ -200,7 +229,7 @@ final class KrmCommand implements Callable<Integer> {
       values = config;
     } else {
       throw new IllegalArgumentException(
-          "expected a ConfigMap or a " + CONFIG_KIND + ", got kind \"" + kind + "\"");
+          "expected a ConfigMap or a " + CONFIG_KIND + ", got kind " + Quoting.quote(kind));
     }
     Map<String, String> named = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> e : values.properties()) {
@@ -303,8 +332,11 @@ final class KrmCommand implements Callable<Integer> {
               where.name(),
               -1,
               -1,
-              "",
-              "Duplicate value: " + describe + " is also produced by " + previous);
+              "metadata.name",
+              "Duplicate value: "
+                  + describe
+                  + " is also produced by "
+                  + Quoting.fileName(previous));
       diagnostics.add(d);
       results.add(result(d, object, where));
     }

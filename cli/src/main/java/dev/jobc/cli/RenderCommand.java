@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
       "0:success",
       "1:input errors, refused or failed output, drift found by --check, or a DIR that"
           + " --fail-if-changed found changed",
-      "2:usage error (bad option, no PATH)"
+      "2:usage error (bad option, no PATH)",
+      "3:internal error (a defect in jobc)"
     })
 final class RenderCommand implements Callable<Integer> {
   @ParentCommand private JobcCommand parent;

@@ -1,6 +1,7 @@
 package dev.jobc.cli;
 
 import dev.jobc.ManifestCompiler;
+import dev.jobc.diag.Quoting;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,7 +21,11 @@ import picocli.CommandLine.Spec;
       "Example: jobc schema kubeflow.org/v2beta1 MPIJob"
     },
     exitCodeListHeading = "%nExit codes:%n",
-    exitCodeList = {"0:success", "2:usage error, or the kind is not an accepted input"})
+    exitCodeList = {
+      "0:success",
+      "2:usage error, or the kind is not an accepted input",
+      "3:internal error (a defect in jobc)"
+    })
 final class SchemaCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
@@ -37,9 +42,9 @@ final class SchemaCommand implements Callable<Integer> {
       PrintWriter err = spec.commandLine().getErr();
       err.print(
           "jobc: error: no schema for "
-              + apiVersion
+              + Quoting.oneLine(apiVersion)
               + " "
-              + kind
+              + Quoting.oneLine(kind)
               + ": not a kind jobc accepts as input\n");
       return ExitCode.USAGE;
     }

@@ -5,7 +5,6 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import picocli.CommandLine;
 
 /** One run of {@code jobc} in a directory, with what it printed. */
 record Run(int exitCode, String out, String err) {
@@ -19,13 +18,14 @@ record Run(int exitCode, String out, String err) {
   }
 
   static Run withStdin(Path workingDirectory, InputStream stdin, String... args) {
+    return of(new JobcCommand(workingDirectory, stdin), args);
+  }
+
+  /** Runs {@code command} as {@link Main} runs it. */
+  static Run of(JobcCommand command, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int exitCode =
-        new CommandLine(new JobcCommand(workingDirectory, stdin))
-            .setOut(new PrintWriter(out))
-            .setErr(new PrintWriter(err))
-            .execute(args);
+    int exitCode = Main.execute(command, new PrintWriter(out), new PrintWriter(err), args);
     return new Run(exitCode, out.toString(), err.toString());
   }
 }

@@ -20,6 +20,8 @@ import java.util.Map;
  *     mpiDistribution} names mapped), or what the user wrote if it is none of them
  * @param options the compile options with the job's {@code jobc.dev/*} annotations applied
  * @param maxReplicas {@code jobc.dev/max-replicas}: how far workers may be scaled, or {@code null}
+ * @param workerTotal v1alpha1's {@code gpus:} or {@code processingUnits:} total that the worker
+ *     count was computed from ({@link MpiPaths#workerCount} names it), else {@code null}
  * @param findings problems found while converting (v1alpha1 slot packing, annotations)
  */
 public record MpiJobModel(
@@ -43,6 +45,7 @@ public record MpiJobModel(
     CompileOptions options,
     Integer maxReplicas,
     MpiPaths paths,
+    Integer workerTotal,
     List<Finding> findings) {
 
   public MpiJobModel {

@@ -7,6 +7,10 @@ import dev.jobc.diag.FieldPath;
  * the user wrote: v1alpha1 has one {@code spec.template} for both roles, v1alpha2 keeps {@code
  * backoffLimit} both at {@code spec} and in {@code runPolicy}, v1 keeps {@code cleanPodPolicy} at
  * {@code spec}.
+ *
+ * @param workerCount the field that decides how many workers there are: {@code
+ *     mpiReplicaSpecs[Worker].replicas}, or v1alpha1's {@code spec.gpus}, {@code
+ *     spec.processingUnits} or {@code spec.replicas}, whichever the job sets
  */
 public record MpiPaths(
     FieldPath launcher,
@@ -14,7 +18,8 @@ public record MpiPaths(
     FieldPath cleanPodPolicy,
     FieldPath backoffLimit,
     FieldPath activeDeadlineSeconds,
-    FieldPath implementation) {
+    FieldPath implementation,
+    FieldPath workerCount) {
 
   public static final FieldPath SPEC = FieldPath.of("spec");
   public static final FieldPath RUN_POLICY = SPEC.child("runPolicy");

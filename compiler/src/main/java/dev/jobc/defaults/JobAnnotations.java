@@ -6,6 +6,7 @@ import dev.jobc.CompileOptions.WorkerKind;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Suggestions;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
@@ -86,10 +87,9 @@ public final class JobAnnotations {
             Finding.error(
                 Code.UNKNOWN_FIELD,
                 path,
-                "unknown jobc annotation \""
-                    + key
-                    + "\""
-                    + (hint != null ? "; did you mean \"" + hint + "\"?" : "")));
+                "unknown jobc annotation "
+                    + Quoting.quote(key)
+                    + (hint != null ? "; did you mean " + Quoting.quote(hint) + "?" : "")));
         continue;
       }
       try {
@@ -102,7 +102,7 @@ public final class JobAnnotations {
   }
 
   private static Finding invalid(FieldPath path, String value, String why) {
-    return Finding.error(Code.INVALID, path, "Invalid value: \"" + value + "\": " + why);
+    return Finding.error(Code.INVALID, path, "Invalid value: " + Quoting.quote(value) + ": " + why);
   }
 
   static int positive(String value) {

@@ -80,7 +80,8 @@ public final class MpiJobDefaults {
             RUN_POLICY.child("cleanPodPolicy"),
             RUN_POLICY.child("backoffLimit"),
             RUN_POLICY.child("activeDeadlineSeconds"),
-            SPEC.child("mpiImplementation"));
+            SPEC.child("mpiImplementation"),
+            REPLICA_SPECS.key(MpiJob.WORKER).child("replicas"));
     return switch (era) {
       case V2BETA1 ->
           new MpiJobModel(
@@ -104,6 +105,7 @@ public final class MpiJobDefaults {
               effective,
               annotations.maxReplicas(),
               replicaPaths,
+              null,
               findings);
       case V1 ->
           new MpiJobModel(
@@ -128,6 +130,7 @@ public final class MpiJobDefaults {
               effective,
               annotations.maxReplicas(),
               withCleanPodPolicyAt(replicaPaths, spec.cleanPodPolicy() != null),
+              null,
               findings);
       case V1ALPHA2 -> v1alpha2(meta, namespace, spec, run, effective, annotations, findings);
       case V1ALPHA1 -> v1alpha1(meta, namespace, spec, effective, annotations, findings);
@@ -180,7 +183,8 @@ public final class MpiJobDefaults {
             run.activeDeadlineSeconds() != null
                 ? RUN_POLICY.child("activeDeadlineSeconds")
                 : SPEC.child("activeDeadlineSeconds"),
-            SPEC.child("mpiDistribution"));
+            SPEC.child("mpiDistribution"),
+            REPLICA_SPECS.key(MpiJob.WORKER).child("replicas"));
     String distribution = spec.mpiDistribution();
     String implementation =
         distribution == null
@@ -214,6 +218,7 @@ public final class MpiJobDefaults {
         options,
         annotations.maxReplicas(),
         paths,
+        null,
         findings);
   }
 
@@ -249,6 +254,8 @@ public final class MpiJobDefaults {
       // "Defaults to the number of processing units per worker", else 1.
       slotsPerWorker = slots != null && slots.unitsPerWorker() > 0 ? slots.unitsPerWorker() : 1;
     }
+    // The worker count comes from the total when there is one (SlotPlan), else from replicas.
+    Integer total = spec.gpus() != null ? spec.gpus() : spec.processingUnits();
     MpiPaths paths =
         new MpiPaths(
             SPEC,
@@ -256,7 +263,11 @@ public final class MpiJobDefaults {
             SPEC,
             SPEC.child("backoffLimit"),
             SPEC.child("activeDeadlineSeconds"),
-            SPEC);
+            SPEC,
+            SPEC.child(
+                spec.gpus() != null
+                    ? "gpus"
+                    : spec.processingUnits() != null ? "processingUnits" : "replicas"));
     return new MpiJobModel(
         MpiEra.V1ALPHA1,
         meta,
@@ -279,6 +290,7 @@ public final class MpiJobDefaults {
         options,
         annotations.maxReplicas(),
         paths,
+        total,
         findings);
   }
 
@@ -368,7 +380,8 @@ public final class MpiJobDefaults {
             SPEC.child("cleanPodPolicy"),
             paths.backoffLimit(),
             paths.activeDeadlineSeconds(),
-            paths.implementation())
+            paths.implementation(),
+            paths.workerCount())
         : paths;
   }
 

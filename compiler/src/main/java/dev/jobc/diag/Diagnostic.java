@@ -51,9 +51,14 @@ public record Diagnostic(
     return severity == Severity.ERROR;
   }
 
-  /** {@code file:line:col: error: path: message}, the form javac and gcc use. */
+  /**
+   * {@code file:line:col: error: path: message}, the form javac and gcc use; always one line. The
+   * file name is {@linkplain Quoting#fileName quoted} when it could be misread, and hidden
+   * characters in the path and message are {@linkplain Quoting#oneLine escaped}, so that no input
+   * can print a second line or a forged diagnostic.
+   */
   public String format() {
-    StringBuilder out = new StringBuilder(file);
+    StringBuilder out = new StringBuilder(Quoting.fileName(file));
     if (line > 0) {
       out.append(':').append(line);
       if (column > 0) {
@@ -62,9 +67,9 @@ public record Diagnostic(
     }
     out.append(": ").append(severity.label()).append(": ");
     if (!path.isEmpty()) {
-      out.append(path).append(": ");
+      out.append(Quoting.oneLine(path)).append(": ");
     }
-    return out.append(message).toString();
+    return out.append(Quoting.oneLine(message)).toString();
   }
 
   @Override

@@ -26,6 +26,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Quoting;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
@@ -141,6 +142,11 @@ public final class YamlLoader {
     EventParser parser;
     DocumentState doc;
 
+    /** For {@link #pathAt}: the code point offset to locate, or -1; and what is read there. */
+    int boundary = -1;
+
+    FieldPath reading = FieldPath.root();
+
     Run(Source source) {
       this.source = source;
       // SnakeYAML keeps a BOM read from a String as a character of line 1, shifting its columns.
@@ -153,7 +159,7 @@ public final class YamlLoader {
         error(
             Code.LIMIT,
             offsetPosition(limits.maxSourceChars()),
-            FieldPath.root(),
+            pathAt(limits.maxSourceChars()),
             "source is longer than " + limits.maxSourceChars() + " characters");
         return;
       }
@@ -169,6 +175,34 @@ public final class YamlLoader {
           parseError(e);
         }
       }
+    }
+
+    /**
+     * The field being read at {@code offset}, found by reading the text up to there (as much as any
+     * accepted source): for a source that is too long, the field the limit falls in.
+     */
+    FieldPath pathAt(int offset) {
+      int cut = Character.isLowSurrogate(text.charAt(offset)) ? offset - 1 : offset;
+      Run prefix = new Run(new Source(source.name(), text.substring(0, cut)));
+      prefix.boundary = text.codePointCount(0, cut);
+      prefix.readAll();
+      return prefix.reading;
+    }
+
+    /**
+     * Follows what is being read, for {@link #pathAt}: once an event starts before {@link
+     * #boundary}, {@link #reading} becomes {@code inside} when the event reaches the boundary, else
+     * {@code after}.
+     */
+    void reached(Event event, FieldPath inside, FieldPath after) {
+      if (boundary >= 0 && event.getStartMark().getIndex() < boundary) {
+        reading = event.getEndMark().getIndex() >= boundary ? inside : after;
+      }
+    }
+
+    /** The path of the innermost open container: where reading continues after a node. */
+    FieldPath openPath() {
+      return doc.frames.isEmpty() ? FieldPath.root() : doc.frames.peek().path;
     }
 
     void readDocument(JsonToken first) throws IOException {
@@ -208,13 +242,19 @@ public final class YamlLoader {
       switch (t) {
         case FIELD_NAME -> fieldName((ScalarEvent) event);
         case START_OBJECT, START_ARRAY -> startContainer(t, (CollectionStartEvent) event);
-        case END_OBJECT, END_ARRAY -> endContainer();
+        case END_OBJECT, END_ARRAY -> {
+          endContainer();
+          if (!doc.complete) {
+            reached(event, openPath(), openPath());
+          }
+        }
         case VALUE_STRING -> {
           if (parser.isCurrentAlias()) {
-            alias(parser.getText(), position(event));
+            alias(parser.getText(), event);
           } else {
             ScalarEvent scalar = (ScalarEvent) event;
             Slot slot = slot();
+            reached(event, slot.path, openPath());
             Position at = position(scalar);
             JsonNode node = scalar(scalar, at, slot.path);
             defineAnchor(scalar, node, 0);
@@ -233,6 +273,8 @@ public final class YamlLoader {
       boolean merge =
           keyEvent.isPlain() && keyEvent.getTag() == null && "<<".equals(keyEvent.getValue());
       String key = merge ? "<<" : keyString(keyEvent, at, frame);
+      // A key cut short by the boundary is no name to report; its mapping is.
+      reached(keyEvent, frame.path, merge ? frame.path : childPath(frame, key));
       frame.key = key;
       frame.merge = merge;
       frame.duplicate = false;
@@ -245,9 +287,8 @@ public final class YamlLoader {
             Code.DUPLICATE,
             at,
             childPath(frame, key),
-            "duplicate key \""
-                + key
-                + "\""
+            "duplicate key "
+                + Quoting.quote(key)
                 + (first != null && first.known()
                     ? " (first defined at line " + first.line() + ")"
                     : ""));
@@ -279,6 +320,7 @@ public final class YamlLoader {
     void startContainer(JsonToken t, CollectionStartEvent event) {
       Slot slot = slot();
       Position at = position(event);
+      reached(event, slot.path, slot.path);
       if (doc.frames.size() + 1 > limits.maxDepth()) {
         abort(at, slot.path, "nesting is deeper than " + limits.maxDepth() + " levels", 1);
         return;
@@ -316,8 +358,10 @@ public final class YamlLoader {
       attach(node, frame.position, frame.height);
     }
 
-    void alias(String name, Position at) {
+    void alias(String name, Event event) {
       Slot slot = slot();
+      Position at = position(event);
+      reached(event, slot.path, openPath());
       Anchor anchor = doc.anchors.get(name);
       if (doc.openAnchors.containsKey(name)) {
         fail(Code.SYNTAX, at, slot.path, "alias *" + name + " refers to a node that contains it");
@@ -503,6 +547,20 @@ public final class YamlLoader {
     /** Types one scalar: explicit tags first, then quoting, then kubectl's plain-scalar rules. */
     JsonNode scalar(ScalarEvent e, Position at, FieldPath path) {
       String value = e.getValue();
+      int surrogate = unpairedSurrogate(value);
+      if (surrogate >= 0) {
+        // Only an escape (backslash, u, d800) makes one; no encoding can write it, and the output
+        // would silently hold "?" instead.
+        return fail(
+            Code.SYNTAX,
+            at,
+            path,
+            String.format(
+                Locale.ROOT,
+                "\\u%04x is half of a UTF-16 surrogate pair, not a character; write the character"
+                    + " itself, or its code point as \\UXXXXXXXX",
+                (int) value.charAt(surrogate)));
+      }
       String tag = e.getTag();
       if (tag == null) {
         return e.isPlain() ? plain(value, at, path) : TextNode.valueOf(value);
@@ -556,7 +614,7 @@ public final class YamlLoader {
           Code.SYNTAX,
           at,
           path,
-          "\"" + abbreviate(value) + "\" cannot be read as " + shortTag(tag));
+          Quoting.quote(abbreviate(value)) + " cannot be read as " + shortTag(tag));
     }
 
     /** A plain (unquoted, untagged) scalar, typed as go-yaml does (see class comment). */
@@ -744,9 +802,20 @@ public final class YamlLoader {
       }
     }
 
-    /** The field path of the innermost open container, for parse errors. */
+    /**
+     * The field path of what was being read, for parse errors: the value of the last key when a
+     * mapping has one pending (a tab after {@code metadata:} is in metadata's value), else the
+     * innermost open container.
+     */
     FieldPath path() {
-      return doc == null || doc.frames.isEmpty() ? FieldPath.root() : doc.frames.peek().path;
+      if (doc == null || doc.frames.isEmpty()) {
+        return FieldPath.root();
+      }
+      Frame top = doc.frames.peek();
+      if (top instanceof MapFrame m && m.key != null && !m.merge) {
+        return childPath(m, m.key);
+      }
+      return top.path;
     }
 
     Position offsetPosition(int offset) {
@@ -786,6 +855,21 @@ public final class YamlLoader {
 
   private static String originalMessage(IOException e) {
     return e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.getMessage();
+  }
+
+  /** The index of the first surrogate that is not part of a pair, or -1. */
+  private static int unpairedSurrogate(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   private static String abbreviate(String s) {

@@ -14,6 +14,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Suggestions;
 import dev.jobc.load.Document;
 import java.io.IOException;
@@ -269,10 +270,9 @@ public final class SchemaValidator {
               at(entry.root(), fragment.subList(0, fragment.size() - 1)).path("properties");
           String hint = suggestion(name, known);
           String message =
-              "unknown field \""
-                  + name
-                  + "\""
-                  + (hint == null ? "" : "; did you mean \"" + hint + "\"?");
+              "unknown field "
+                  + Quoting.quote(name)
+                  + (hint == null ? "" : "; did you mean " + Quoting.quote(hint) + "?");
           return Diagnostic.error(
               Code.UNKNOWN_FIELD, file, doc.positions().at(path), path, message);
         }
@@ -325,7 +325,9 @@ public final class SchemaValidator {
       expected = words.isEmpty() ? "one of the allowed forms" : String.join(" or ", words);
     }
     String actual =
-        instance != null && instance.isTextual() ? instance.toString() : article(typeOf(instance));
+        instance != null && instance.isTextual()
+            ? Quoting.quote(instance.textValue())
+            : article(typeOf(instance));
     return "must be " + expected + ", not " + actual;
   }
 

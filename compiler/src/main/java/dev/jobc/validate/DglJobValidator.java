@@ -14,6 +14,7 @@ import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.ArrayList;
@@ -114,13 +115,13 @@ public final class DglJobValidator {
             error(
                 Code.INVALID,
                 NAME,
-                "Invalid value: \""
-                    + name
-                    + "\": "
+                "Invalid value: "
+                    + Quoting.quote(name)
+                    + ": "
                     + hosts.get(host)
-                    + " cannot be created with the invalid DNS label \""
-                    + host
-                    + "\": "
+                    + " cannot be created with the invalid DNS label "
+                    + Quoting.quote(host)
+                    + ": "
                     + String.join("; ", problems)
                     + (host.length() > Dns.LABEL_MAX
                         ? "; shorten the name to at most "
@@ -245,9 +246,8 @@ public final class DglJobValidator {
       out.add(
           Finding.warning(
               podSpec.child("restartPolicy"),
-              "\""
-                  + restart
-                  + "\" is replaced: dgl-operator runs every pod with restartPolicy Never"
+              Quoting.quote(restart)
+                  + " is replaced: dgl-operator runs every pod with restartPolicy Never"
                   + (DglJob.WORKER.equals(type)
                       ? " (and jobc's worker StatefulSet requires Always)"
                       : "")));
@@ -311,9 +311,9 @@ public final class DglJobValidator {
             error(
                 Code.INVALID,
                 path.index(i + 1),
-                "Invalid value: \""
-                    + value
-                    + "\": "
+                "Invalid value: "
+                    + Quoting.quote(value)
+                    + ": "
                     + NUM_PARTITIONS
                     + " must equal spec.dglReplicaSpecs[Worker].replicas ("
                     + workers
@@ -328,9 +328,9 @@ public final class DglJobValidator {
     return error(
         Code.NOT_SUPPORTED,
         path,
-        "Unsupported value: \""
-            + value
-            + "\": supported values: "
-            + allowed.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", ")));
+        "Unsupported value: "
+            + Quoting.quote(value)
+            + ": supported values: "
+            + allowed.stream().map(Quoting::quote).collect(Collectors.joining(", ")));
   }
 }

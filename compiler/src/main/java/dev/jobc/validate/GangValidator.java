@@ -11,6 +11,7 @@ import dev.jobc.api.SchedulingPolicy;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import dev.jobc.plan.GangPlan.Flavor;
 import dev.jobc.plan.GangPlanner;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -129,11 +130,10 @@ final class GangValidator {
       out.add(
           warning(
               path,
-              "\""
-                  + given
-                  + "\" is replaced by \""
-                  + schedulerName
-                  + "\": every pod of the gang must be scheduled by the gang scheduler"));
+              Quoting.quote(given)
+                  + " is replaced by "
+                  + Quoting.quote(schedulerName)
+                  + ": every pod of the gang must be scheduled by the gang scheduler"));
     }
   }
 
@@ -188,12 +188,14 @@ final class GangValidator {
           error(
               Code.INVALID,
               POLICY.child("minResources").key(name),
-              "Invalid value: \"" + q + "\": must be greater than or equal to 0"));
+              "Invalid value: "
+                  + Quoting.quote(q.toString())
+                  + ": must be greater than or equal to 0"));
     }
   }
 
   private static String quoted(String s) {
-    return s == null ? "none" : "\"" + s + "\"";
+    return s == null ? "none" : Quoting.quote(s);
   }
 
   private static boolean nonEmpty(String s) {

@@ -7,6 +7,7 @@ import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import java.util.List;
 
 /** Name rules every job kind shares: the namespace, and the worker StatefulSet's name length. */
@@ -40,7 +41,7 @@ final class JobNames {
           error(
               Code.INVALID,
               NAMESPACE,
-              "Invalid value: \"" + namespace + "\": " + String.join("; ", problems)));
+              "Invalid value: " + Quoting.quote(namespace) + ": " + String.join("; ", problems)));
     }
   }
 
@@ -57,11 +58,11 @@ final class JobNames {
         error(
             Code.INVALID,
             NAME,
-            "Invalid value: \""
-                + name
-                + "\": the worker StatefulSet \""
-                + set
-                + "\" would have "
+            "Invalid value: "
+                + Quoting.quote(name)
+                + ": the worker StatefulSet "
+                + Quoting.quote(set)
+                + " would have "
                 + set.length()
                 + " characters; Kubernetes creates no pods for StatefulSets over "
                 + STATEFUL_SET_NAME_MAX

@@ -16,6 +16,7 @@ import dev.jobc.defaults.JobAnnotations;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.ArrayList;
@@ -75,11 +76,11 @@ public final class MpiJobValidator {
             error(
                 Code.INVALID,
                 NAME,
-                "Invalid value: \""
-                    + name
-                    + "\": pods and the service cannot be created with the invalid DNS label \""
-                    + host
-                    + "\": "
+                "Invalid value: "
+                    + Quoting.quote(name)
+                    + ": pods and the service cannot be created with the invalid DNS label "
+                    + Quoting.quote(host)
+                    + ": "
                     + String.join("; ", problems)));
       } else if (job.options().workers() == WorkerKind.STATEFUL_SET) {
         JobNames.statefulSetFits(name, "use --workers pods", out);
@@ -127,9 +128,9 @@ public final class MpiJobValidator {
           error(
               Code.INVALID,
               SPEC.child("mainContainer"),
-              "Invalid value: \""
-                  + job.mainContainer()
-                  + "\": "
+              "Invalid value: "
+                  + Quoting.quote(job.mainContainer())
+                  + ": "
                   + String.join("; ", Dns.dns1123Label(job.mainContainer()))));
     }
   }
@@ -191,11 +192,11 @@ public final class MpiJobValidator {
             error(
                 Code.INVALID,
                 SPEC.child("mainContainer"),
-                "Invalid value: \""
-                    + job.mainContainer()
-                    + "\": no container of that name in the Worker template (have: "
+                "Invalid value: "
+                    + Quoting.quote(job.mainContainer())
+                    + ": no container of that name in the Worker template (have: "
                     + containers(worker).stream()
-                        .map(Container::getName)
+                        .map(c -> c.getName() == null ? "" : Quoting.quote(c.getName()))
                         .collect(Collectors.joining(", "))
                     + ")"));
       }
@@ -237,11 +238,9 @@ public final class MpiJobValidator {
         out.add(
             Finding.warning(
                 podSpec.child("restartPolicy"),
-                "\""
-                    + templateRestart
-                    + "\" is replaced by \""
-                    + effective
-                    + "\""
+                Quoting.quote(templateRestart)
+                    + " is replaced by "
+                    + Quoting.quote(effective)
                     + ("Always".equals(effective) && MpiJob.WORKER.equals(type)
                         ? " (worker pods belong to a StatefulSet, which requires Always)"
                         : " from " + p.child("restartPolicy"))));
@@ -302,10 +301,12 @@ public final class MpiJobValidator {
         out.add(
             error(
                 Code.INVALID,
-                job.paths().worker().child("replicas"),
+                job.paths().workerCount(),
                 "Invalid value: "
-                    + workers
-                    + ": the ConfigMap "
+                    + (job.workerTotal() == null
+                        ? workers + ":"
+                        : job.workerTotal() + ": " + workers + " workers, and")
+                    + " the ConfigMap "
                     + Naming.configMap(name)
                     + " would list every worker and outgrow Kubernetes' 1 MiB object limit"
                     + " (about "
@@ -392,10 +393,10 @@ public final class MpiJobValidator {
           error(
               Code.NOT_SUPPORTED,
               path,
-              "Unsupported value: \""
-                  + value
-                  + "\": supported values: "
-                  + allowed.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(", "))));
+              "Unsupported value: "
+                  + Quoting.quote(value)
+                  + ": supported values: "
+                  + allowed.stream().map(Quoting::quote).collect(Collectors.joining(", "))));
     }
   }
 

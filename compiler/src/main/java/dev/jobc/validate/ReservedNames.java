@@ -5,6 +5,7 @@ import static dev.jobc.diag.Finding.error;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.List;
@@ -27,7 +28,9 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
               error(
                   Code.DUPLICATE,
                   podSpec.child("volumes").index(i).child("name"),
-                  "Duplicate value: \"" + name + "\": this volume name is reserved for jobc"));
+                  "Duplicate value: "
+                      + Quoting.quote(name)
+                      + ": this volume name is reserved for jobc"));
         }
       }
     }
@@ -39,9 +42,9 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
               error(
                   Code.DUPLICATE,
                   podSpec.child("initContainers").index(i).child("name"),
-                  "Duplicate value: \""
-                      + name
-                      + "\": this init container name is reserved for jobc"));
+                  "Duplicate value: "
+                      + Quoting.quote(name)
+                      + ": this init container name is reserved for jobc"));
         }
       }
     }
@@ -59,7 +62,7 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
                       .child("volumeMounts")
                       .index(i)
                       .child("mountPath"),
-                  "Duplicate value: \"" + path + "\": jobc mounts its own files here"));
+                  "Duplicate value: " + Quoting.quote(path) + ": jobc mounts its own files here"));
         }
       }
     }

@@ -479,6 +479,26 @@ class YamlLoaderTest {
   }
 
   @Test
+  void aSourceThatIsTooLongNamesTheFieldTheLimitFallsIn() {
+    YamlLoader small = new YamlLoader(new YamlLimits(40, 10, 10, 10));
+    // 40 characters end inside the value of data.big.
+    String inValue = "kind: ConfigMap\ndata:\n  big: " + "x".repeat(30) + "\n";
+    assertThat(small.load(new Source("big.yaml", inValue)).diagnostics())
+        .extracting(Diagnostic::code, d -> d.path(), Diagnostic::line, Diagnostic::column)
+        .containsExactly(tuple(Code.LIMIT, "data[big]", 3, 19));
+    // ... inside a key of data, which is cut short there: data.
+    String inKey = "kind: ConfigMap\ndata:\n  a: " + "x".repeat(8) + "\n  second: 1\n";
+    assertThat(small.load(new Source("big.yaml", inKey)).diagnostics())
+        .extracting(Diagnostic::path)
+        .containsExactly("data");
+    // ... between two top-level entries: the document itself.
+    String between = "a: " + "x".repeat(36) + "\nb: 1\n";
+    assertThat(small.load(new Source("big.yaml", between)).diagnostics())
+        .extracting(Diagnostic::path, Diagnostic::line, Diagnostic::column)
+        .containsExactly(tuple("", 2, 1));
+  }
+
+  @Test
   void limitsCheckTheirArguments() {
     assertThat(YamlLimits.defaults()).isEqualTo(new YamlLimits(4_000_000, 100, 10_000, 100));
     assertThatThrownBy(() -> new YamlLimits(0, 1, 1, 1))
@@ -510,6 +530,36 @@ class YamlLoaderTest {
     assertThat(tab.code()).isEqualTo(Code.SYNTAX);
     assertThat(tab.line()).isEqualTo(2);
     assertThat(tab.message()).doesNotContain("\n");
+  }
+
+  @Test
+  void aTabNamesTheKeyWhoseValueHoldsIt() {
+    assertThat(load("apiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: x\n").diagnostics())
+        .extracting(Diagnostic::code, Diagnostic::path, Diagnostic::line, Diagnostic::column)
+        .containsExactly(tuple(Code.SYNTAX, "metadata", 4, 1));
+    assertThat(load("data:\n  a:\n\t  b\n").diagnostics())
+        .extracting(Diagnostic::code, Diagnostic::path)
+        .containsExactly(tuple(Code.SYNTAX, "data[a]"));
+    // Between two keys of a mapping: the mapping.
+    assertThat(load("metadata:\n  name: x\n\tnamespace: y\n").diagnostics())
+        .extracting(Diagnostic::code, Diagnostic::path)
+        .containsExactly(tuple(Code.SYNTAX, "metadata"));
+  }
+
+  @Test
+  void aLoneSurrogateIsAnErrorNotAQuestionMark() {
+    LoadResult r = load("metadata:\n  name: \"x\\ud800\"\n  other: \"\\udc00\"\n");
+    assertThat(r.documents()).isEmpty();
+    assertThat(r.diagnostics())
+        .extracting(Diagnostic::code, Diagnostic::path, Diagnostic::line, Diagnostic::column)
+        .containsExactly(
+            tuple(Code.SYNTAX, "metadata.name", 2, 9), tuple(Code.SYNTAX, "metadata.other", 3, 10));
+    assertThat(load("\"\\ud800\": 1\n").diagnostics())
+        .extracting(Diagnostic::code)
+        .containsExactly(Code.SYNTAX);
+    // A pair, as JSON writes characters beyond the BMP, is the character it stands for.
+    assertThat(single("a: \"\\ud83d\\ude00 \\U0001F600\"\n").path("a").asText())
+        .isEqualTo("\uD83D\uDE00 \uD83D\uDE00");
   }
 
   @Test

@@ -16,6 +16,7 @@ import dev.jobc.render.ObjectTrees;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -163,6 +164,31 @@ class MpiJobValidatorTest {
             expected.stream().map(o -> (org.assertj.core.groups.Tuple) o).toList());
   }
 
+  @Test
+  void aV1alpha1TotalTooLargeIsReportedAtTheTotal() throws Exception {
+    String template =
+        "  template:\n    spec:\n      containers:\n      - name: w\n        image: bar\n";
+    String gpus =
+        "apiVersion: kubeflow.org/v1alpha1\nkind: MPIJob\nmetadata:\n  name: pi\n"
+            + "  namespace: default\nspec:\n  gpus: 800000000\n  gpusPerNode: 8\n"
+            + template;
+    assertThat(MpiJobValidator.validate(model(gpus, MpiEra.V1ALPHA1)))
+        .filteredOn(Finding::isError)
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(tuple(Code.INVALID, "spec.gpus"));
+    String units = gpus.replace("gpus", "processingUnits"); // and gpusPerNode
+    assertThat(MpiJobValidator.validate(model(units, MpiEra.V1ALPHA1)))
+        .filteredOn(Finding::isError)
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(tuple(Code.INVALID, "spec.processingUnits"));
+    String replicas =
+        gpus.replace("  gpus: 800000000\n  gpusPerNode: 8\n", "  replicas: 100000000\n");
+    assertThat(MpiJobValidator.validate(model(replicas, MpiEra.V1ALPHA1)))
+        .filteredOn(Finding::isError)
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(tuple(Code.INVALID, "spec.replicas"));
+  }
+
   private static String job(String name, String spec) {
     return "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata:\n  name: "
         + name
@@ -171,8 +197,12 @@ class MpiJobValidatorTest {
   }
 
   static MpiJobModel model(String yaml) throws Exception {
+    return model(yaml, MpiEra.V2BETA1);
+  }
+
+  static MpiJobModel model(String yaml, MpiEra era) throws Exception {
     JsonNode tree = new YAMLMapper().readTree(yaml);
     MpiJob job = ObjectTrees.bind(tree, MpiJob.class);
-    return MpiJobDefaults.apply(job, MpiEra.V2BETA1, CompileOptions.defaults());
+    return MpiJobDefaults.apply(job, era, CompileOptions.defaults());
   }
 }

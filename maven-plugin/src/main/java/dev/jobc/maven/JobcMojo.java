@@ -1,6 +1,7 @@
 package dev.jobc.maven;
 
 import dev.jobc.CompileOptions;
+import dev.jobc.diag.Quoting;
 import dev.jobc.frontend.NamedOptions;
 import java.io.File;
 import java.io.UncheckedIOException;
@@ -130,7 +131,10 @@ abstract class JobcMojo extends AbstractMojo {
     try {
       result = run(project);
     } catch (UncheckedIOException e) {
-      throw new MojoExecutionException("jobc: " + e.getMessage(), e);
+      throw new MojoExecutionException("jobc: " + Quoting.oneLine(e.getMessage()), e);
+    } catch (RuntimeException | StackOverflowError e) {
+      // A defect in jobc: one line, as the jobc command prints it; Maven's -e shows the trace.
+      throw new MojoExecutionException(internalError(e), e);
     }
     result.warnings().forEach(w -> getLog().warn(w));
     if (!result.ok()) {
@@ -138,6 +142,13 @@ abstract class JobcMojo extends AbstractMojo {
       throw new MojoFailureException(failure(result));
     }
     getLog().info(success(result));
+  }
+
+  /** The one-line message of an exception jobc did not expect. */
+  static String internalError(Throwable t) {
+    return "jobc: internal error: "
+        + t.getClass().getName()
+        + (t.getMessage() == null ? "" : ": " + Quoting.oneLine(t.getMessage()));
   }
 
   /** Runs the goal. */

@@ -1,0 +1,49 @@
+package dev.jobc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobc.diag.FieldPath;
+import org.junit.jupiter.api.Test;
+
+class FluxSubstitutionTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Test
+  void anOddRunOfDollarsBeforeABraceSubstitutesAnEvenOneIsEscaped() {
+    assertThat(FluxSubstitution.substitutes("mpirun -n ${WORKERS}")).isTrue();
+    assertThat(FluxSubstitution.substitutes("echo $${HOME}")).isFalse();
+    assertThat(FluxSubstitution.substitutes("echo $$${HOME}")).isTrue();
+    assertThat(FluxSubstitution.substitutes("echo $$$${HOME}")).isFalse();
+    assertThat(FluxSubstitution.substitutes("$${A} then ${B}")).isTrue();
+    assertThat(FluxSubstitution.substitutes("echo $HOME {} $ {x}")).isFalse();
+  }
+
+  @Test
+  void objectsOptOutWithFluxsLabelOrAnnotation() throws Exception {
+    String key = CompileOptions.FLUX_SUBSTITUTE_ANNOTATION;
+    ObjectNode annotated = JSON.createObjectNode();
+    annotated.putObject("metadata").putObject("annotations").put(key, "disabled");
+    ObjectNode labelled = JSON.createObjectNode();
+    labelled.putObject("metadata").putObject("labels").put(key, "disabled");
+    ObjectNode other = JSON.createObjectNode();
+    other.putObject("metadata").putObject("annotations").put(key, "enabled");
+    assertThat(FluxSubstitution.disabled(annotated)).isTrue();
+    assertThat(FluxSubstitution.disabled(labelled)).isTrue();
+    assertThat(FluxSubstitution.disabled(other)).isFalse();
+    assertThat(FluxSubstitution.disabled(JSON.createObjectNode())).isFalse();
+  }
+
+  @Test
+  void fieldsAreTheValuesAndKeysThatWouldChange() throws Exception {
+    ObjectNode o =
+        (ObjectNode)
+            JSON.readTree(
+                "{\"data\": {\"a\": \"${X}\", \"b\": \"$${Y}\", \"${K}\": \"v\"},"
+                    + " \"args\": [\"ok\", \"${Z}\"]}");
+    assertThat(FluxSubstitution.fields(o))
+        .extracting(FieldPath::toString)
+        .containsExactly("data[a]", "data[${K}]", "args[1]");
+  }
+}
