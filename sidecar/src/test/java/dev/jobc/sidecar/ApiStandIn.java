@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -29,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.UnaryOperator;
 
 /**
  * fabric8's mock API server in CRUD mode (with watches) on loopback, plus failures injected into
@@ -179,27 +181,38 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void setReady(String name, boolean ready) {
-    admin
-        .pods()
-        .inNamespace(NS)
-        .withName(name)
-        .edit(
-            p ->
-                new PodBuilder(p)
-                    .editStatus()
-                    .editFirstCondition()
-                    .withStatus(ready ? "True" : "False")
-                    .endCondition()
-                    .endStatus()
-                    .build());
+    edit(
+        name,
+        p ->
+            new PodBuilder(p)
+                .editStatus()
+                .editFirstCondition()
+                .withStatus(ready ? "True" : "False")
+                .endCondition()
+                .endStatus()
+                .build());
   }
 
   void setPhase(String name, String phase) {
-    admin
-        .pods()
-        .inNamespace(NS)
-        .withName(name)
-        .edit(p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
+    edit(name, p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
+  }
+
+  /**
+   * Edits a pod, again on a conflict: when the mock server stalls an answer, the client retries a
+   * PATCH the server already applied, and the retry's resource version is then out of date. The
+   * edit sets an absolute state, so applying it twice is harmless.
+   */
+  private void edit(String name, UnaryOperator<Pod> change) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        admin.pods().inNamespace(NS).withName(name).edit(change);
+        return;
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409 || attempt == 3) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** The launcher pod's main container has terminated with {@code code}. */
