@@ -22,7 +22,7 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
     if (pod.getVolumes() != null) {
       for (int i = 0; i < pod.getVolumes().size(); i++) {
         String name = pod.getVolumes().get(i).getName();
-        if (volumes.contains(name)) {
+        if (name != null && volumes.contains(name)) { // Set.of rejects null
           out.add(
               error(
                   Code.DUPLICATE,
@@ -34,7 +34,7 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
     if (pod.getInitContainers() != null) {
       for (int i = 0; i < pod.getInitContainers().size(); i++) {
         String name = pod.getInitContainers().get(i).getName();
-        if (initContainers.contains(name)) {
+        if (name != null && initContainers.contains(name)) {
           out.add(
               error(
                   Code.DUPLICATE,
@@ -46,10 +46,10 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
       }
     }
     Container main = pod.getContainers().get(0);
-    if (main.getVolumeMounts() != null) {
+    if (main != null && main.getVolumeMounts() != null) { // null: the schema check reports it
       for (int i = 0; i < main.getVolumeMounts().size(); i++) {
         String path = main.getVolumeMounts().get(i).getMountPath();
-        if (mounts.contains(path)) {
+        if (path != null && mounts.contains(path)) {
           out.add(
               error(
                   Code.DUPLICATE,
