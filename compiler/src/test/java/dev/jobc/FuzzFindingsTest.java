@@ -57,6 +57,17 @@ class FuzzFindingsTest {
             "spec.mpiReplicaSpecs[Launcher].template.spec.containers[0]"),
         Arguments.of(
             Named.of(
+                "a null Worker container (NullPointerException in MpiJobValidator)",
+                mpiJob(
+                    "  mpiReplicaSpecs:\n    Launcher:\n      replicas: 1\n      template:\n"
+                        + "        spec:\n          containers:\n          - name: l\n"
+                        + "            image: i\n    Worker:\n      replicas: 1\n"
+                        + "      template:\n        spec:\n          containers:\n"
+                        + "          -\n")),
+            Code.SCHEMA,
+            "spec.mpiReplicaSpecs[Worker].template.spec.containers[0]"),
+        Arguments.of(
+            Named.of(
                 "a null value after --num-partitions (NullPointerException in DglJobValidator)",
                 "apiVersion: qihoo.net/v1alpha1\nkind: DGLJob\nmetadata:\n  name: test\n"
                     + "  namespace: default\nspec:\n  dglReplicaSpecs:\n    Launcher:\n"

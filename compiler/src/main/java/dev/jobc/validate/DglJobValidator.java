@@ -305,7 +305,7 @@ public final class DglJobValidator {
       }
       String value = list.get(i + 1);
       String expected = Integer.toString(workers);
-      if (value != null && !value.equals(expected)) { // null: the schema check reports it
+      if (!value.equals(expected)) {
         out.add(
             error(
                 Code.INVALID,

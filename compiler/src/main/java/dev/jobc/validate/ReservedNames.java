@@ -46,7 +46,7 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
       }
     }
     Container main = pod.getContainers().get(0);
-    if (main != null && main.getVolumeMounts() != null) { // null: the schema check reports it
+    if (main.getVolumeMounts() != null) {
       for (int i = 0; i < main.getVolumeMounts().size(); i++) {
         String path = main.getVolumeMounts().get(i).getMountPath();
         if (path != null && mounts.contains(path)) {

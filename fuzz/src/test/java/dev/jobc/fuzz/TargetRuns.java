@@ -76,11 +76,22 @@ final class TargetRuns {
       body.run();
     } catch (Exception | Error e) {
       synchronized (this) {
-        StackTraceElement[] trace = e.getStackTrace();
-        findings.add(e.getClass().getName() + (trace.length == 0 ? "" : " at " + trace[0]));
+        findings.add(e.getClass().getName() + where(e));
       }
       throw e;
     }
+  }
+
+  /** " at " the first jobc frame below the fuzz test (else the top frame), or "". */
+  private static String where(Throwable e) {
+    StackTraceElement[] trace = e.getStackTrace();
+    for (StackTraceElement frame : trace) {
+      if (frame.getClassName().startsWith("dev.jobc.")
+          && !frame.getClassName().startsWith("dev.jobc.fuzz.")) {
+        return " at " + frame;
+      }
+    }
+    return trace.length == 0 ? "" : " at " + trace[0];
   }
 
   private synchronized void count(byte[] input) {
@@ -109,8 +120,12 @@ final class TargetRuns {
    * Prints the counts (to the test's output file under target/surefire-reports); fails when the
    * target threw, and in fuzzing mode unless the run executed at least one input of its own making.
    */
-  synchronized void report() {
-    boolean fuzzing = fuzzing();
+  void report() {
+    report(fuzzing());
+  }
+
+  /** {@link #report()}, in fuzzing mode or not. */
+  synchronized void report(boolean fuzzing) {
     System.out.printf(
         "%s (%s mode): %d executions, %d of them inputs made by this run%n",
         target, fuzzing ? "fuzzing" : "regression", executions.get(), made.get());
@@ -119,12 +134,13 @@ final class TargetRuns {
           target
               + ": "
               + findings.size()
-              + " distinct finding(s), the inputs of which Jazzer wrote to "
+              + " distinct finding(s): "
+              + String.join("; ", findings)
+              + " (a fuzzing run writes each input to "
               + testClassName
               + "Inputs/"
               + method
-              + "/ (crash-<sha1>): "
-              + String.join("; ", findings));
+              + "/crash-<sha1>)");
     }
     if (fuzzing && made.get() == 0) {
       throw new AssertionError(
