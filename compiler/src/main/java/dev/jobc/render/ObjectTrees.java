@@ -1,12 +1,15 @@
 package dev.jobc.render;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
 
 /**
  * Converts between trees and typed values with Jackson databind: raw input trees into {@code api}
@@ -18,6 +21,9 @@ public final class ObjectTrees {
       JsonMapper.builder()
           // Unknown fields were already reported by the schema check; binding ignores them.
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          // So were null list items; the steps after binding assume a list holds no null.
+          .withConfigOverride(
+              List.class, o -> o.setSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL)))
           .defaultPropertyInclusion(
               JsonInclude.Value.construct(
                   JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))

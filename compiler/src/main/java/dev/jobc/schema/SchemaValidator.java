@@ -239,13 +239,16 @@ public final class SchemaValidator {
   private static Diagnostic diagnose(
       Document doc, Entry entry, Error error, Set<String> alternativesSeen) {
     String keyword = error.getKeyword();
-    if (error.getInstanceNode() != null && error.getInstanceNode().isNull()) {
+    String instance = pointer(error.getInstanceLocation());
+    if (error.getInstanceNode() != null
+        && error.getInstanceNode().isNull()
+        && !listItem(doc, instance)) {
       // kubectl and the API server read an explicit null ("securityContext:" with no value) as
-      // "not set"; so does jobc. Required fields left null are still reported as required.
+      // "not set"; so does jobc. Required fields left null are still reported as required. A null
+      // list item sets nothing, and the steps after this check would trip over it: reported.
       return null;
     }
     String file = doc.source().name();
-    String instance = pointer(error.getInstanceLocation());
     List<Object> fragment = elements(error.getSchemaLocation().getFragment());
     int alternatives = indexOfAlternatives(fragment);
     if (alternatives >= 0) {
@@ -289,6 +292,12 @@ public final class SchemaValidator {
           return Diagnostic.error(Code.SCHEMA, file, at, path, message(error));
         }
     }
+  }
+
+  /** Whether {@code pointer} names an item of a list. */
+  private static boolean listItem(Document doc, String pointer) {
+    int slash = pointer.lastIndexOf('/');
+    return slash >= 0 && doc.root().at(pointer.substring(0, slash)).isArray();
   }
 
   private static String message(Error error) {

@@ -183,7 +183,16 @@ final class GangValidator {
   }
 
   private static void nonNegative(String name, Quantity q, List<Finding> out) {
-    if (q != null && q.getNumericalAmount().compareTo(BigDecimal.ZERO) < 0) {
+    if (q == null) {
+      return;
+    }
+    BigDecimal amount;
+    try {
+      amount = q.getNumericalAmount();
+    } catch (IllegalArgumentException | ArithmeticException e) { // from fabric8 or BigDecimal
+      return; // not a quantity: the schema check reports it
+    }
+    if (amount.compareTo(BigDecimal.ZERO) < 0) {
       out.add(
           error(
               Code.INVALID,

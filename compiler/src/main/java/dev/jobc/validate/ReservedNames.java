@@ -23,7 +23,7 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
     if (pod.getVolumes() != null) {
       for (int i = 0; i < pod.getVolumes().size(); i++) {
         String name = pod.getVolumes().get(i).getName();
-        if (volumes.contains(name)) {
+        if (name != null && volumes.contains(name)) { // Set.of rejects null
           out.add(
               error(
                   Code.DUPLICATE,
@@ -37,7 +37,7 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
     if (pod.getInitContainers() != null) {
       for (int i = 0; i < pod.getInitContainers().size(); i++) {
         String name = pod.getInitContainers().get(i).getName();
-        if (initContainers.contains(name)) {
+        if (name != null && initContainers.contains(name)) {
           out.add(
               error(
                   Code.DUPLICATE,
@@ -52,7 +52,7 @@ record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String
     if (main.getVolumeMounts() != null) {
       for (int i = 0; i < main.getVolumeMounts().size(); i++) {
         String path = main.getVolumeMounts().get(i).getMountPath();
-        if (mounts.contains(path)) {
+        if (path != null && mounts.contains(path)) {
           out.add(
               error(
                   Code.DUPLICATE,

@@ -1,0 +1,100 @@
+package dev.jobc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import dev.jobc.diag.Code;
+import dev.jobc.diag.Diagnostic;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Named;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Inputs on which the fuzzer (fuzz/: CompileFuzzTest) found {@link ManifestCompiler#compile}
+ * throwing, reduced by hand. Each must now compile to diagnostics, among them the error that says
+ * what is wrong (code and path; wording is pinned in golden cases).
+ */
+class FuzzFindingsTest {
+  private static final ManifestCompiler COMPILER = new ManifestCompiler();
+
+  static Stream<Arguments> findings() {
+    return Stream.of(
+        Arguments.of(
+            Named.of(
+                "a minResources value that is no quantity (NumberFormatException in GangValidator)",
+                mpiJob(
+                    "  runPolicy:\n    schedulingPolicy:\n      minResources:\n"
+                        + "        cpu: default\n")),
+            Code.SCHEMA,
+            "spec.runPolicy.schedulingPolicy.minResources[cpu]"),
+        Arguments.of(
+            Named.of(
+                "a minResources value with a bad suffix (IllegalArgumentException in GangValidator)",
+                mpiJob(
+                    "  runPolicy:\n    schedulingPolicy:\n      minResources:\n"
+                        + "        memory: 1Gi*\n")),
+            Code.SCHEMA,
+            "spec.runPolicy.schedulingPolicy.minResources[memory]"),
+        Arguments.of(
+            Named.of(
+                "a volume without a name (NullPointerException in ReservedNames)",
+                mpiJob(
+                    "  mpiReplicaSpecs:\n    Launcher:\n      replicas: 1\n      template:\n"
+                        + "        spec:\n          containers:\n          - name: l\n"
+                        + "            image: i\n          volumes:\n          - emptyDir: {}\n")),
+            Code.REQUIRED,
+            "spec.mpiReplicaSpecs[Launcher].template.spec.volumes[0].name"),
+        Arguments.of(
+            Named.of(
+                "a null container (NullPointerException in ReservedNames)",
+                mpiJob(
+                    "  mpiReplicaSpecs:\n    Launcher:\n      replicas: 1\n      template:\n"
+                        + "        spec:\n          containers:\n          -\n")),
+            Code.SCHEMA,
+            "spec.mpiReplicaSpecs[Launcher].template.spec.containers[0]"),
+        Arguments.of(
+            Named.of(
+                "a null Worker container (NullPointerException in MpiJobValidator)",
+                mpiJob(
+                    "  mpiReplicaSpecs:\n    Launcher:\n      replicas: 1\n      template:\n"
+                        + "        spec:\n          containers:\n          - name: l\n"
+                        + "            image: i\n    Worker:\n      replicas: 1\n"
+                        + "      template:\n        spec:\n          containers:\n"
+                        + "          -\n")),
+            Code.SCHEMA,
+            "spec.mpiReplicaSpecs[Worker].template.spec.containers[0]"),
+        Arguments.of(
+            Named.of(
+                "a null value after --num-partitions (NullPointerException in DglJobValidator)",
+                "apiVersion: qihoo.net/v1alpha1\nkind: DGLJob\nmetadata:\n  name: test\n"
+                    + "  namespace: default\nspec:\n  dglReplicaSpecs:\n    Launcher:\n"
+                    + "      template:\n        spec:\n          containers:\n"
+                    + "          - name: dgl\n            image: i\n"
+                    + "            args: [--num-partitions, null]\n    Worker:\n      replicas: 2\n"
+                    + "      template:\n        spec:\n          containers:\n"
+                    + "          - name: dgl\n            image: i\n"),
+            Code.SCHEMA,
+            "spec.dglReplicaSpecs[Launcher].template.spec.containers[0].args[1]"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("findings")
+  void compilesToDiagnostics(String yaml, Code code, String path) {
+    CompileResult result =
+        COMPILER.compile(List.of(new Source("input.yaml", yaml)), CompileOptions.defaults());
+    assertThat(result.ok()).isFalse();
+    assertThat(result.diagnostics())
+        .filteredOn(Diagnostic::isError)
+        .extracting(Diagnostic::code, Diagnostic::path)
+        .contains(tuple(code, path));
+  }
+
+  private static String mpiJob(String spec) {
+    return "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata:\n  name: test\n"
+        + "  namespace: default\nspec:\n"
+        + spec;
+  }
+}
