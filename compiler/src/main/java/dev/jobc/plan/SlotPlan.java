@@ -121,7 +121,12 @@ public record SlotPlan(int workers, int unitsPerWorker, String resource, boolean
     if (q == null) {
       return 0;
     }
-    BigDecimal amount = Quantity.getAmountInBytes(q);
+    BigDecimal amount;
+    try {
+      amount = Quantity.getAmountInBytes(q);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      return 0; // not a quantity: the schema check reports it, and validation still runs
+    }
     // Whole units only (a "500m" cpu limit is no slot); capped so a huge limit cannot overflow.
     return amount.max(BigDecimal.ZERO).min(BigDecimal.valueOf(Integer.MAX_VALUE)).intValue();
   }
