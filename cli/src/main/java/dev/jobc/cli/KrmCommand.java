@@ -22,9 +22,7 @@ import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
 import dev.jobc.render.YamlWriter;
 import dev.jobc.validate.ObjectIdentity;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -89,7 +87,17 @@ final class KrmCommand implements Callable<Integer> {
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
-    Outcome outcome = run(readStdin(err));
+    // Read as render reads "-": strict UTF-8, within the per-input limit, so an endless or huge
+    // stdin ends in one located error instead of an OutOfMemoryError.
+    InputFiles input = InputFiles.read(List.of("-"), parent.workingDirectory(), parent.stdin());
+    if (input.diagnostics().stream().anyMatch(Diagnostic::isError)) {
+      for (Diagnostic d : input.diagnostics()) {
+        err.print("jobc krm: " + d.format() + "\n");
+      }
+      err.flush();
+      return ExitCode.SOFTWARE;
+    }
+    Outcome outcome = run(input.sources().get(0).text());
     for (Diagnostic d : outcome.diagnostics()) {
       err.print("jobc krm: " + d.format() + "\n");
     }
@@ -109,18 +117,6 @@ final class KrmCommand implements Callable<Integer> {
 
   /** The output ResourceList (null when the input could not be read as one) and diagnostics. */
   record Outcome(ObjectNode resourceList, List<Diagnostic> diagnostics) {}
-
-  private String readStdin(PrintWriter err) {
-    try {
-      return new String(parent.stdin().readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      err.print(
-          "jobc krm: error: cannot read standard input: "
-              + Quoting.oneLine(String.valueOf(e.getMessage()))
-              + "\n");
-      return "";
-    }
-  }
 
   /** Transforms one ResourceList text; pure apart from compiling. */
   static Outcome run(String text) {

@@ -501,6 +501,21 @@ class RenderCommandTest {
         .contains("--fail-if-changed With -o: exit 1 after writing when DIR changed");
   }
 
+  @Test
+  void krmReadsStandardInputWithinTheSameLimit() {
+    int limit = InputLimits.defaults().maxFileChars();
+    Run endless = Run.withStdin(dir, new EndlessInput(), "krm");
+    assertThat(endless.exitCode()).isEqualTo(1);
+    assertThat(endless.out()).isEmpty();
+    assertThat(endless.err())
+        .isEqualTo(
+            "jobc krm: <stdin>:1:"
+                + (limit + 1)
+                + ": error: longer than "
+                + limit
+                + " characters, the limit for one input; split it into smaller files\n");
+  }
+
   /** Standard input that never ends. */
   private static final class EndlessInput extends InputStream {
     @Override
