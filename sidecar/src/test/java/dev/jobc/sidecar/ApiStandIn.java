@@ -181,7 +181,12 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void setReady(String name, boolean ready) {
+    setReady(NS, name, ready);
+  }
+
+  void setReady(String namespace, String name, boolean ready) {
     edit(
+        namespace,
         name,
         p ->
             new PodBuilder(p)
@@ -194,7 +199,11 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void setPhase(String name, String phase) {
-    edit(name, p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
+    setPhase(NS, name, phase);
+  }
+
+  void setPhase(String namespace, String name, String phase) {
+    edit(namespace, name, p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
   }
 
   /**
@@ -202,10 +211,10 @@ final class ApiStandIn implements AutoCloseable {
    * PATCH the server already applied, and the retry's resource version is then out of date. The
    * edit sets an absolute state, so applying it twice is harmless.
    */
-  private void edit(String name, UnaryOperator<Pod> change) {
+  private void edit(String namespace, String name, UnaryOperator<Pod> change) {
     for (int attempt = 1; ; attempt++) {
       try {
-        admin.pods().inNamespace(NS).withName(name).edit(change);
+        admin.pods().inNamespace(namespace).withName(name).edit(change);
         return;
       } catch (KubernetesClientException e) {
         if (e.getCode() != 409 || attempt == 3) {
@@ -217,26 +226,28 @@ final class ApiStandIn implements AutoCloseable {
 
   /** The launcher pod's main container has terminated with {@code code}. */
   void launcherEnded(String name, String container, int code) {
-    admin
-        .pods()
-        .inNamespace(NS)
-        .withName(name)
-        .edit(
-            p ->
-                new PodBuilder(p)
-                    .editStatus()
-                    .withContainerStatuses(
-                        new ContainerStatusBuilder()
-                            .withName(container)
-                            .withRestartCount(0)
-                            .withNewState()
-                            .withNewTerminated()
-                            .withExitCode(code)
-                            .endTerminated()
-                            .endState()
-                            .build())
-                    .endStatus()
-                    .build());
+    launcherEnded(NS, name, container, code);
+  }
+
+  void launcherEnded(String namespace, String name, String container, int code) {
+    edit(
+        namespace,
+        name,
+        p ->
+            new PodBuilder(p)
+                .editStatus()
+                .withContainerStatuses(
+                    new ContainerStatusBuilder()
+                        .withName(container)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewTerminated()
+                        .withExitCode(code)
+                        .endTerminated()
+                        .endState()
+                        .build())
+                .endStatus()
+                .build());
   }
 
   void delete(String name) {

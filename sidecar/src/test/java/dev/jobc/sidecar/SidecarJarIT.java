@@ -10,7 +10,6 @@ import dev.jobc.Source;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -143,11 +142,11 @@ class SidecarJarIT {
     assertThat(read(kubexec)).isEqualTo(config.getData().get("kubexec.sh"));
     assertThat(Files.isExecutable(kubexec)).isTrue();
 
-    setReady(ns, workerPods.get(1), true);
+    api.setReady(ns, workerPods.get(1), true);
     until("worker 1 Ready", () -> script(staticScript, 1).equals(read(script)), sidecar);
     assertThat(kubelet.startupProbePasses(Naming.SIDECAR)).as("gate closed at 1 worker").isFalse();
     for (int i = 0; i < workers; i++) {
-      setReady(ns, workerPods.get(i), true);
+      api.setReady(ns, workerPods.get(i), true);
     }
     int[] all = IntStream.range(0, workers).toArray();
     until("every worker Ready", () -> script(staticScript, all).equals(read(script)), sidecar);
@@ -156,7 +155,7 @@ class SidecarJarIT {
     assertThat(kubelet.hostPath(Naming.SIDECAR, Naming.SIDECAR_READY_FILE)).isRegularFile();
     assertThat(hosts(script)).isEqualTo(hosts(staticScript, all));
 
-    setReady(ns, workerPods.get(0), false);
+    api.setReady(ns, workerPods.get(0), false);
     int[] butFirst = IntStream.range(1, workers).toArray();
     until(
         "worker 0 no longer Ready",
@@ -279,17 +278,17 @@ class SidecarJarIT {
         () -> log(waits.get(0)).contains("waiting up to"),
         partitionerWait);
     printPeakRss(waits.get(0), partitionerWait, kubelet, waits.get(0));
-    setPhase(ns, partitioner.getMetadata().getName(), "Succeeded");
+    api.setPhase(ns, partitioner.getMetadata().getName(), "Succeeded");
     assertThat(partitionerWait.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(partitionerWait.exitValue()).as("partitioner succeeded").isZero();
 
     Process workerWait = start(kubelet, waits.get(1), waits.get(1));
     until("waiting for the workers", () -> log(waits.get(1)).contains("waiting up to"), workerWait);
-    setReady(ns, workerPods.get(0), true);
+    api.setReady(ns, workerPods.get(0), true);
     printPeakRss(waits.get(1), workerWait, kubelet, waits.get(1));
     assertThat(workerWait.isAlive()).as("still waiting for the other workers").isTrue();
     for (String w : workerPods) {
-      setReady(ns, w, true);
+      api.setReady(ns, w, true);
     }
     assertThat(workerWait.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(workerWait.exitValue()).as("workers Ready").isZero();
@@ -413,52 +412,10 @@ class SidecarJarIT {
         .createOr(NonDeletingOperation::update);
   }
 
-  private void setReady(String ns, String name, boolean ready) {
-    api.admin
-        .pods()
-        .inNamespace(ns)
-        .withName(name)
-        .edit(
-            p ->
-                new PodBuilder(p)
-                    .editStatus()
-                    .editFirstCondition()
-                    .withStatus(ready ? "True" : "False")
-                    .endCondition()
-                    .endStatus()
-                    .build());
-  }
-
-  private void setPhase(String ns, String name, String phase) {
-    api.admin
-        .pods()
-        .inNamespace(ns)
-        .withName(name)
-        .edit(p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
-  }
-
   private void launcherEnded(String ns, String name, String container) {
-    api.admin
-        .pods()
-        .inNamespace(ns)
-        .withName(name)
-        .edit(
-            p ->
-                new PodBuilder(p)
-                    .editStatus()
-                    .withPhase("Succeeded")
-                    .withContainerStatuses(
-                        new ContainerStatusBuilder()
-                            .withName(container)
-                            .withRestartCount(0)
-                            .withNewState()
-                            .withNewTerminated()
-                            .withExitCode(0)
-                            .endTerminated()
-                            .endState()
-                            .build())
-                    .endStatus()
-                    .build());
+    // As the kubelet reports it: the container terminates, then the pod's phase follows.
+    api.launcherEnded(ns, name, container, 0);
+    api.setPhase(ns, name, "Succeeded");
   }
 
   // The process.
