@@ -56,6 +56,9 @@ final class ApiStandIn implements AutoCloseable {
   final List<RecordedRequest> scalePatches = new CopyOnWriteArrayList<>();
   final KubernetesClient admin;
 
+  /** How often {@link #retrying} sends one of the stand-in's own requests. */
+  private static final int ADMIN_ATTEMPTS = 3;
+
   ApiStandIn() {
     server =
         new KubernetesMockServer(
@@ -177,7 +180,8 @@ final class ApiStandIn implements AutoCloseable {
     // createOr(update): when the mock server stalls (mockwebserver 7.8.0 can hold its event loop
     // for a minute around a closing watch), the client retries a create that did succeed, and a
     // plain create would then fail the test with "already exists".
-    admin.pods().inNamespace(NS).resource(pod).createOr(NonDeletingOperation::update);
+    retrying(
+        () -> admin.pods().inNamespace(NS).resource(pod).createOr(NonDeletingOperation::update));
   }
 
   void setReady(String name, boolean ready) {
@@ -212,16 +216,36 @@ final class ApiStandIn implements AutoCloseable {
    * edit sets an absolute state, so applying it twice is harmless.
    */
   private void edit(String namespace, String name, UnaryOperator<Pod> change) {
+    retrying(() -> admin.pods().inNamespace(namespace).withName(name).edit(change));
+  }
+
+  /**
+   * Runs one of the stand-in's own requests, again when mockwebserver left it unanswered (its event
+   * loop can stall for a minute around a closing watch) or when the client's retry of a request the
+   * server did apply conflicts. Every such request sets an absolute state, so running it twice is
+   * harmless; the sidecar's own requests are never retried here.
+   */
+  private static void retrying(Runnable request) {
     for (int attempt = 1; ; attempt++) {
       try {
-        admin.pods().inNamespace(namespace).withName(name).edit(change);
+        request.run();
         return;
       } catch (KubernetesClientException e) {
-        if (e.getCode() != 409 || attempt == 3) {
+        if (!(e.getCode() == 409 || timedOut(e)) || attempt == ADMIN_ATTEMPTS) {
           throw e;
         }
       }
     }
+  }
+
+  private static boolean timedOut(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t.getClass().getSimpleName().contains("Timeout")
+          || String.valueOf(t.getMessage()).contains("timeout period")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** The launcher pod's main container has terminated with {@code code}. */
@@ -251,7 +275,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void delete(String name) {
-    admin.pods().inNamespace(NS).withName(name).delete();
+    retrying(() -> admin.pods().inNamespace(NS).withName(name).delete());
   }
 
   private final class Faults extends Dispatcher {
