@@ -2,6 +2,7 @@ package dev.jobc;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.diag.FieldPath;
+import dev.jobc.options.CompileOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

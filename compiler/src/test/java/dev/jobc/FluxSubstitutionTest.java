@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobc.diag.FieldPath;
+import dev.jobc.options.CompileOptions;
 import org.junit.jupiter.api.Test;
 
 class FluxSubstitutionTest {

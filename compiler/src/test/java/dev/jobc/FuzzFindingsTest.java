@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;

@@ -1,9 +1,9 @@
 package dev.jobc.bench;
 
-import dev.jobc.CompileOptions;
-import dev.jobc.CompileResult;
 import dev.jobc.ManifestCompiler;
-import dev.jobc.Source;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

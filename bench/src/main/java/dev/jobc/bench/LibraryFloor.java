@@ -1,10 +1,10 @@
 package dev.jobc.bench;
 
-import dev.jobc.Source;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Source;
 import dev.jobc.render.Templates;
 import dev.jobc.schema.SchemaValidator;
 import java.io.IOException;

@@ -2,12 +2,12 @@ package dev.jobc.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.jobc.Source;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Source;
 import dev.jobc.schema.SchemaValidator;
 import java.io.IOException;
 import java.util.List;

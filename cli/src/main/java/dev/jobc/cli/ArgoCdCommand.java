@@ -2,12 +2,12 @@ package dev.jobc.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.jobc.CompileOptions;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Quoting;
-import dev.jobc.frontend.NamedOptions;
-import dev.jobc.frontend.Render;
+import dev.jobc.io.NamedOptions;
+import dev.jobc.io.Render;
+import dev.jobc.options.CompileOptions;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;

@@ -1,12 +1,12 @@
 package dev.jobc.cli;
 
-import dev.jobc.CompileOptions;
 import dev.jobc.ManifestCompiler;
-import dev.jobc.OutputObject;
-import dev.jobc.frontend.NamedOptions;
-import dev.jobc.frontend.OutputDirectory;
-import dev.jobc.frontend.Render;
-import dev.jobc.frontend.RenderedDirectory;
+import dev.jobc.io.NamedOptions;
+import dev.jobc.io.OutputDirectory;
+import dev.jobc.io.Render;
+import dev.jobc.io.RenderedDirectory;
+import dev.jobc.model.OutputObject;
+import dev.jobc.options.CompileOptions;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

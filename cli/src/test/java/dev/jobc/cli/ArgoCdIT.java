@@ -61,7 +61,7 @@ class ArgoCdIT {
         .path("parameters")
         .path("static")
         .forEach(p -> announced.add(p.path("name").asText()));
-    assertThat(announced).containsExactlyElementsOf(dev.jobc.frontend.NamedOptions.NAMES);
+    assertThat(announced).containsExactlyElementsOf(dev.jobc.io.NamedOptions.NAMES);
   }
 
   @Test

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.CompileOptions;
-import dev.jobc.frontend.NamedOptions;
+import dev.jobc.io.NamedOptions;
+import dev.jobc.options.CompileOptions;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;

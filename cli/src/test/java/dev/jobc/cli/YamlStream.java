@@ -1,12 +1,12 @@
 package dev.jobc.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.Source;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Source;
 import java.util.List;
 
 /** Parses tool output as a YAML (or JSON) stream, as Argo CD and kubectl do. */

@@ -1,7 +1,7 @@
 package dev.jobc.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.Source;
+import dev.jobc.model.Source;
 import java.util.Objects;
 
 /**

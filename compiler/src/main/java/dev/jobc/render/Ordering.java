@@ -1,6 +1,6 @@
 package dev.jobc.render;
 
-import dev.jobc.OutputObject;
+import dev.jobc.model.OutputObject;
 import java.util.Comparator;
 import java.util.List;
 

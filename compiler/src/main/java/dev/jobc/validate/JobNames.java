@@ -2,30 +2,30 @@ package dev.jobc.validate;
 
 import static dev.jobc.diag.Finding.error;
 
-import dev.jobc.conventions.Dns;
 import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.options.Dns;
 import java.util.List;
 
 /** Name rules every job kind shares: the namespace, and the worker StatefulSet's name length. */
-final class JobNames {
-  static final FieldPath NAME = FieldPath.of("metadata", "name");
-  static final FieldPath NAMESPACE = FieldPath.of("metadata", "namespace");
+public final class JobNames {
+  public static final FieldPath NAME = FieldPath.of("metadata", "name");
+  public static final FieldPath NAMESPACE = FieldPath.of("metadata", "namespace");
 
   /**
    * The StatefulSet controller labels each pod {@code controller-revision-hash: <set name>-<hash of
    * up to 10 chars>}; a label value has at most 63 characters, so longer set names create no pods
    * at all (kubernetes/kubernetes#64023).
    */
-  static final int STATEFUL_SET_NAME_MAX = 52;
+  public static final int STATEFUL_SET_NAME_MAX = 52;
 
   private JobNames() {}
 
   /** The namespace is baked into host names and RBAC subjects: it must be known and valid. */
-  static void namespace(String namespace, List<Finding> out) {
+  public static void namespace(String namespace, List<Finding> out) {
     if (namespace == null || namespace.isEmpty()) {
       out.add(
           error(
@@ -49,7 +49,7 @@ final class JobNames {
    * Whether the worker StatefulSet of job {@code name} fits {@link #STATEFUL_SET_NAME_MAX}; if not,
    * reports it, ending the message with {@code remedy}.
    */
-  static boolean statefulSetFits(String name, String remedy, List<Finding> out) {
+  public static boolean statefulSetFits(String name, String remedy, List<Finding> out) {
     String set = Naming.workerSet(name);
     if (set.length() <= STATEFUL_SET_NAME_MAX) {
       return true;

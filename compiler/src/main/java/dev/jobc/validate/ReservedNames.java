@@ -17,9 +17,9 @@ import java.util.Set;
  * server (the operators appended theirs blindly), so each clash is reported where the user wrote
  * it.
  */
-record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String> mounts) {
+public record ReservedNames(Set<String> volumes, Set<String> initContainers, Set<String> mounts) {
 
-  void check(PodSpec pod, FieldPath podSpec, List<Finding> out) {
+  public void check(PodSpec pod, FieldPath podSpec, List<Finding> out) {
     if (pod.getVolumes() != null) {
       for (int i = 0; i < pod.getVolumes().size(); i++) {
         String name = pod.getVolumes().get(i).getName();

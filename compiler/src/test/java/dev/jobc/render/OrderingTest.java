@@ -2,7 +2,7 @@ package dev.jobc.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.OutputObject;
+import dev.jobc.model.OutputObject;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,14 +1,14 @@
 package dev.jobc.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.jobc.CompileResult;
 import dev.jobc.ManifestCompiler;
-import dev.jobc.Source;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.Source;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;

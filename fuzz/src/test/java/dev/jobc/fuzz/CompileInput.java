@@ -1,7 +1,7 @@
 package dev.jobc.fuzz;
 
-import dev.jobc.CompileOptions;
-import dev.jobc.frontend.NamedOptions;
+import dev.jobc.io.NamedOptions;
+import dev.jobc.options.CompileOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;

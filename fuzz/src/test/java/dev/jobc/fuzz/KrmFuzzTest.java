@@ -2,12 +2,12 @@ package dev.jobc.fuzz;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.Source;
 import dev.jobc.cli.JobcCommand;
 import dev.jobc.diag.Code;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Source;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -1,11 +1,11 @@
 package dev.jobc.golden;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.Source;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Source;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -2,14 +2,14 @@ package dev.jobc.golden;
 
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.jobc.Source;
 import dev.jobc.cli.JobcCommand;
 import dev.jobc.diag.Diagnostic;
-import dev.jobc.frontend.UnifiedDiff;
+import dev.jobc.io.UnifiedDiff;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Source;
 import dev.jobc.render.YamlWriter;
 import java.io.IOException;
 import java.io.InputStream;

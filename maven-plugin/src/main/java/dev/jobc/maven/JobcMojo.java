@@ -1,8 +1,8 @@
 package dev.jobc.maven;
 
-import dev.jobc.CompileOptions;
 import dev.jobc.diag.Quoting;
-import dev.jobc.frontend.NamedOptions;
+import dev.jobc.io.NamedOptions;
+import dev.jobc.options.CompileOptions;
 import java.io.File;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

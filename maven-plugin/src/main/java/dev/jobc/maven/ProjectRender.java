@@ -1,12 +1,12 @@
 package dev.jobc.maven;
 
-import dev.jobc.CompileOptions;
 import dev.jobc.ManifestCompiler;
-import dev.jobc.Source;
 import dev.jobc.diag.Diagnostic;
-import dev.jobc.frontend.OutputDirectory;
-import dev.jobc.frontend.Render;
-import dev.jobc.frontend.RenderedDirectory;
+import dev.jobc.io.OutputDirectory;
+import dev.jobc.io.Render;
+import dev.jobc.io.RenderedDirectory;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -126,7 +126,7 @@ public record ProjectRender(
       update(sha, "jobc-maven-plugin " + version());
       update(sha, options.toString());
       List<Source> sources =
-          dev.jobc.frontend.InputFiles.read(
+          dev.jobc.io.InputFiles.read(
                   List.of(display(sourceDirectory)),
                   baseDirectory,
                   new ByteArrayInputStream(new byte[0]))

@@ -2,7 +2,7 @@ package dev.jobc.maven;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.CompileOptions;
+import dev.jobc.options.CompileOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

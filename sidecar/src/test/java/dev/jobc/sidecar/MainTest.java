@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.jobc.CompileOptions;
-import dev.jobc.CompileResult;
 import dev.jobc.ManifestCompiler;
-import dev.jobc.Source;
 import dev.jobc.conventions.DiscoverHosts;
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -2,13 +2,13 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.CompileOptions;
-import dev.jobc.CompileResult;
 import dev.jobc.ManifestCompiler;
-import dev.jobc.OutputObject;
-import dev.jobc.Source;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.OutputObject;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;

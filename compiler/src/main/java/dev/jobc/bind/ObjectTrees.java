@@ -1,0 +1,47 @@
+package dev.jobc.bind;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonSetter;
+import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.List;
+
+/**
+ * Converts between trees and typed values with Jackson databind: raw input trees into {@code api}
+ * records (after the schema check), and fabric8 objects into trees for the writer. Immutable and
+ * thread-safe.
+ */
+public final class ObjectTrees {
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          // Unknown fields were already reported by the schema check; binding ignores them.
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          // So were null list items; the steps after binding assume a list holds no null.
+          .withConfigOverride(
+              List.class, o -> o.setSetterInfo(JsonSetter.Value.forContentNulls(Nulls.FAIL)))
+          .defaultPropertyInclusion(
+              JsonInclude.Value.construct(
+                  JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL))
+          // Build a property's deserializer when input first uses it (see the class for why).
+          .addModule(
+              new SimpleModule("jobc-lazy-properties")
+                  .setDeserializerModifier(new LazyPropertyDeserializers()))
+          .build();
+
+  private ObjectTrees() {}
+
+  /** Binds a tree to {@code type}; throws {@link IllegalArgumentException} when it does not fit. */
+  public static <T> T bind(JsonNode tree, Class<T> type) {
+    return MAPPER.convertValue(tree, type);
+  }
+
+  /** The tree of a fabric8 (or any Jackson-serialisable) object. */
+  public static ObjectNode tree(Object value) {
+    return MAPPER.valueToTree(value);
+  }
+}

@@ -1,0 +1,203 @@
+package dev.jobc.dgl;
+
+import static dev.jobc.dgl.DglPodParts.env;
+import static dev.jobc.dgl.DglPodParts.mount;
+import static dev.jobc.dgl.DglPodParts.orEmpty;
+
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.PodTemplates;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Pod {@code <job>-launcher}, as dgl-operator's {@code buildLauncherPod} builds it. A bare Pod, not
+ * a Job: the partitioner {@code kubectl cp}s the partitions into it by pod name, and the
+ * partitioner's Role grants exec on that name.
+ *
+ * <p>With workers, it gets dgl-operator's DGL-API launcher: init containers {@code
+ * kubectl-download}, {@code watcher-loop-partitioner} (when there is a partitioner) and {@code
+ * watcher-loop-worker}, the {@code DGL_OPERATOR_*} paths, kubectl at {@code /opt/kube} and the
+ * dataset volume. The watchers run the jobc sidecar's {@code wait}; the last one writes the
+ * IP-based {@code hostfile}, {@code partfile} and {@code leadfile} into {@code /etc/dgl}, an
+ * emptyDir, where {@code dglrun} reads them; {@code kubexec.sh} is projected into it from the
+ * ConfigMap. In Skip mode the launcher only gets {@code DGL_OPERATOR_PHASE_ENV=Launcher_Workload}.
+ */
+public final class DglLauncherGenerator {
+  /**
+   * How long a watcher waits. dgl-operator's watcher-loop waits without bound; partitioning a large
+   * graph takes hours, and a day still ends a job whose pods can never run.
+   */
+  static final String WAIT_TIMEOUT = "24h";
+
+  public Pod generate(DglJobPlan plan) {
+    String name = Naming.launcher(plan.name());
+    PodTemplateSpec template = PodTemplates.copy(plan.job().launcher().template());
+    PodSpec spec = template.getSpec();
+    spec.setRestartPolicy("Never");
+    List<Container> containers = new ArrayList<>(spec.getContainers());
+    ContainerBuilder main = new ContainerBuilder(containers.get(0));
+    if (isEmpty(containers.get(0).getResources())) {
+      // dgl-operator's defaultLauncherContainerCpu/Mem, set only when nothing at all is set.
+      main.withResources(defaultResources());
+    }
+
+    if (plan.mode() == PartitionMode.SKIP) {
+      main.addToEnv(env(DglPodParts.PHASE_ENV, "Launcher_Workload"));
+    } else {
+      List<Container> inits = DglPodParts.execPod(spec, name, plan);
+      if (plan.partitioner() != null) {
+        inits.add(partitionerWatcher(plan));
+      }
+      inits.add(workerWatcher(plan));
+      spec.setInitContainers(inits);
+
+      main.addToEnv(
+          env("DGL_OPERATOR_KUBEXEC_PATH", DglNaming.CONFIG_MOUNT + "/" + DglNaming.KUBEXEC),
+          env("DGL_OPERATOR_HOSTFILE_PATH", DglNaming.CONFIG_MOUNT + "/" + DglNaming.HOSTFILE),
+          env("DGL_OPERATOR_KUBECTL_PATH", DglNaming.KUBECTL_MOUNT + "/kubectl"),
+          env(DglPodParts.KUBE_ENV, "1"));
+      main.addToVolumeMounts(
+          mount(DglNaming.KUBECTL_VOLUME, DglNaming.KUBECTL_MOUNT),
+          mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT),
+          new VolumeMountBuilder()
+              .withName(DglNaming.CONFIG_VOLUME)
+              .withMountPath(DglNaming.CONFIG_MOUNT + "/" + DglNaming.KUBEXEC)
+              .withSubPath(DglNaming.KUBEXEC)
+              .build(),
+          mount(DglNaming.DATASET_VOLUME, DglNaming.DATASET_MOUNT));
+
+      List<Volume> volumes = orEmpty(spec.getVolumes());
+      volumes.add(DglPodParts.emptyDir(DglNaming.KUBECTL_VOLUME));
+      volumes.add(DglPodParts.emptyDir(DglNaming.DATASET_VOLUME));
+      volumes.add(DglPodParts.emptyDir(DglNaming.IPCONFIG_VOLUME));
+      volumes.add(DglPodParts.config(plan, DglNaming.KUBEXEC));
+      spec.setVolumes(volumes);
+    }
+    containers.set(0, main.build());
+    spec.setContainers(containers);
+
+    return new PodBuilder()
+        .withMetadata(
+            DglPodParts.podMeta(
+                template,
+                name,
+                plan.namespace(),
+                DglLabels.podLabels(plan.name(), DglJob.LAUNCHER, name),
+                DglLabels.podAnnotations(DglJob.LAUNCHER)))
+        .withSpec(spec)
+        .build();
+  }
+
+  /**
+   * Waits for the partitioner pod to succeed. The partitioner copies the partitions into this
+   * container's dataset mount with {@code kubectl cp} (dglrun phase 2, {@code --container
+   * watcher-loop-partitioner}) before it can succeed, so the wait itself keeps the container
+   * running for the copy, and the data stays in the dataset emptyDir for the launcher.
+   */
+  private static Container partitionerWatcher(DglJobPlan plan) {
+    return sidecar(
+            plan,
+            DglNaming.PARTITIONER_WATCHER,
+            List.of(
+                "wait",
+                "--for",
+                "succeeded",
+                "--pod",
+                plan.partitioner().pod(),
+                "--timeout",
+                WAIT_TIMEOUT))
+        .withVolumeMounts(mount(DglNaming.DATASET_VOLUME, DglNaming.DATASET_MOUNT))
+        .build();
+  }
+
+  /**
+   * Waits for every worker to be ready, then writes the IP-based files {@code dglrun} reads, in
+   * dgl-operator's formats and in worker index order.
+   */
+  private static Container workerWatcher(DglJobPlan plan) {
+    List<String> args = new ArrayList<>(List.of("wait", "--for", "ready"));
+    for (String pod : plan.workerPods()) {
+      args.add("--pod");
+      args.add(pod);
+    }
+    args.addAll(
+        List.of(
+            "--timeout",
+            WAIT_TIMEOUT,
+            "--dgl-files",
+            DglNaming.CONFIG_MOUNT,
+            "--dgl-job",
+            plan.name(),
+            "--dgl-port",
+            Integer.toString(DglNaming.DGL_PORT),
+            "--dgl-slots",
+            Integer.toString(plan.slots())));
+    return sidecar(plan, DglNaming.WORKER_WATCHER, args)
+        .withVolumeMounts(mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT))
+        .build();
+  }
+
+  /** The jobc sidecar with its downward-API environment and dgl-operator's watcher resources. */
+  private static ContainerBuilder sidecar(DglJobPlan plan, String name, List<String> args) {
+    Map<String, Quantity> resources = new LinkedHashMap<>();
+    resources.put("cpu", new Quantity("100m"));
+    resources.put("ephemeral-storage", new Quantity("5Gi"));
+    resources.put("memory", new Quantity("512Mi"));
+    return new ContainerBuilder()
+        .withName(name)
+        .withImage(plan.sidecarImage())
+        .withImagePullPolicy("IfNotPresent")
+        .withArgs(args)
+        .withEnv(
+            fieldEnv("POD_NAME", "metadata.name"),
+            fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+            fieldEnv("POD_IP", "status.podIP"))
+        .withResources(
+            new ResourceRequirementsBuilder()
+                .withLimits(resources)
+                .withRequests(new LinkedHashMap<>(resources))
+                .build());
+  }
+
+  private static EnvVar fieldEnv(String name, String path) {
+    return new EnvVarBuilder()
+        .withName(name)
+        .withNewValueFrom()
+        .withNewFieldRef()
+        .withFieldPath(path)
+        .endFieldRef()
+        .endValueFrom()
+        .build();
+  }
+
+  /** Go's {@code ResourceRequirements.Size() == 0}: no limits, requests or claims at all. */
+  private static boolean isEmpty(ResourceRequirements r) {
+    return r == null
+        || ((r.getLimits() == null || r.getLimits().isEmpty())
+            && (r.getRequests() == null || r.getRequests().isEmpty())
+            && (r.getClaims() == null || r.getClaims().isEmpty()));
+  }
+
+  private static ResourceRequirements defaultResources() {
+    return new ResourceRequirementsBuilder()
+        .withLimits(Map.of("cpu", new Quantity("1"), "memory", new Quantity("2Gi")))
+        .withRequests(Map.of("cpu", new Quantity("1"), "memory", new Quantity("2Gi")))
+        .build();
+  }
+}

@@ -1,0 +1,35 @@
+package dev.jobc.dgl;
+
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Rbac;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * ServiceAccount, Role and RoleBinding {@code <job>-launcher} (exec on the worker pods by name,
+ * dgl-operator {@code buildRole}) and, where there is a partitioner, {@code <job>-partitioner}
+ * (exec on the launcher, {@code buildPartitionerRole}), both with pods get/list/watch for the
+ * sidecar's wait. Never an empty {@code resourceNames}: that would grant exec on every pod.
+ */
+public final class DglRbacGenerator {
+
+  public List<HasMetadata> generate(DglJobPlan plan) {
+    var labels = MpiLabels.objectLabels(plan.name());
+    List<HasMetadata> out =
+        new ArrayList<>(
+            Rbac.objects(
+                Naming.launcher(plan.name()), plan.namespace(), labels, plan.workerPods()));
+    if (plan.partitioner() != null) {
+      out.addAll(
+          Rbac.objects(
+              DglNaming.partitioner(plan.name()),
+              plan.namespace(),
+              labels,
+              List.of(plan.launcher().pod())));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,67 @@
+package dev.jobc.k8s;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleRef;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The RBAC objects every job kind grants its launcher: a ServiceAccount, a Role and their binding.
+ */
+public final class Rbac {
+  private Rbac() {}
+
+  /**
+   * ServiceAccount, Role and RoleBinding {@code name}: pods get/list/watch, and {@code pods/exec}
+   * create on exactly {@code execPods} (no exec rule when it is empty).
+   */
+  public static List<HasMetadata> objects(
+      String name, String namespace, Map<String, String> labels, List<String> execPods) {
+    return objects(name, namespace, labels, execPods, List.of());
+  }
+
+  /** As above, with {@code extra} rules after the exec rule. */
+  public static List<HasMetadata> objects(
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      List<String> execPods,
+      List<PolicyRule> extra) {
+    List<PolicyRule> rules = new ArrayList<>();
+    rules.add(rule("", "pods", null, "get", "list", "watch"));
+    if (!execPods.isEmpty()) {
+      rules.add(rule("", "pods/exec", execPods, "create"));
+    }
+    rules.addAll(extra);
+    // Plain constructors: fabric8 builders copy their arguments through reflection.
+    ServiceAccount account = new ServiceAccount();
+    account.setMetadata(Metadata.of(name, namespace, labels));
+    Role role = new Role();
+    role.setMetadata(Metadata.of(name, namespace, labels));
+    role.setRules(rules);
+    RoleBinding binding = new RoleBinding();
+    binding.setMetadata(Metadata.of(name, namespace, labels));
+    binding.setSubjects(List.of(new Subject(null, "ServiceAccount", name, namespace)));
+    binding.setRoleRef(new RoleRef("rbac.authorization.k8s.io", "Role", name));
+    return List.of(account, role, binding);
+  }
+
+  /** One rule on the core or another API group; {@code names} null for all resources. */
+  public static PolicyRule rule(
+      String group, String resource, List<String> names, String... verbs) {
+    PolicyRule rule = new PolicyRule();
+    rule.setApiGroups(List.of(group));
+    rule.setResources(List.of(resource));
+    if (names != null) {
+      rule.setResourceNames(List.copyOf(names));
+    }
+    rule.setVerbs(List.of(verbs));
+    return rule;
+  }
+}

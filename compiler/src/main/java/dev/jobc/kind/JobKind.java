@@ -1,0 +1,52 @@
+package dev.jobc.kind;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobc.ManifestCompiler;
+import dev.jobc.diag.Finding;
+import dev.jobc.options.CompileOptions;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.List;
+
+/**
+ * One accepted job kind, as the pipeline's steps for it. {@link ManifestCompiler#compile} calls
+ * them in its fixed order (bind → defaults → validate → plan → generate) and nowhere else; a kind
+ * only says how each step is done for it.
+ *
+ * @param <J> the input record, spelled as in YAML
+ * @param <M> the defaulted model the validator and planner read
+ * @param <P> the plan the generators read
+ */
+public interface JobKind<J, M, P> {
+  /** {@code kind} of the documents, e.g. {@code MPIJob}. */
+  String kind();
+
+  /** API group of the documents, e.g. {@code kubeflow.org}. */
+  String group();
+
+  /** Every accepted {@code apiVersion}, in the order help texts list them. */
+  List<String> apiVersions();
+
+  /**
+   * Binds a document that passed its schema check.
+   *
+   * @throws IllegalArgumentException when the tree does not fit the record
+   */
+  J bind(JsonNode root);
+
+  M defaults(J job, CompileOptions options);
+
+  /**
+   * A warning saying why a job is passed through as written instead of rendered (it belongs to
+   * another controller), or {@code null} to render it.
+   */
+  default Finding renderedElsewhere(M model) {
+    return null;
+  }
+
+  List<Finding> validate(M model, CompileOptions options);
+
+  /** Called only for models without validation errors. */
+  P plan(M model, CompileOptions options);
+
+  List<HasMetadata> generate(P plan);
+}

@@ -1,0 +1,169 @@
+package dev.jobc.mpi;
+
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiImplementation.Env;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Metadata;
+import dev.jobc.k8s.PodTemplates;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Launcher Job {@code <job>-launcher}: the user's launcher template with host name and subdomain
+ * under the job's Service, the MPI environment of the chosen implementation and transport (after
+ * the user's, as upstream orders it), and the config volume. With kubexec it also runs as the
+ * launcher ServiceAccount and gets an init container that copies kubectl for {@code kubexec.sh}
+ * (mpi-operator's kubectl-delivery); with ssh it mounts the keys instead. Either way the {@code
+ * jobc-sidecar} native sidecar gates the main container until the workers are Ready (what
+ * mpi-operator v1's kubectl-delivery and v2beta1's {@code WaitForWorkersReady} did), keeps {@code
+ * /etc/mpi/discover_hosts.sh} live and applies {@code cleanPodPolicy} at the end; it runs as the
+ * launcher ServiceAccount. {@code runPolicy} maps onto the Job as in mpi-operator v2beta1.
+ */
+public final class LauncherJobGenerator {
+
+  public Job generate(MpiJobPlan plan) {
+    var replica = plan.job().launcher();
+    // Edited in place: the model is bound afresh per compilation and this is the template's only
+    // consumer (a fabric8 builder copy cost more than the rest of the compile; bench/README.md).
+    PodTemplateSpec template = replica.template();
+    if (template.getMetadata() == null) {
+      template.setMetadata(new ObjectMeta());
+    }
+    var labels =
+        Metadata.merge(
+            template.getMetadata().getLabels(),
+            MpiLabels.podLabels(plan.era(), plan.name(), MpiLabels.LAUNCHER));
+    if (plan.launcherHost() != null) {
+      // mpi-operator v2beta1: with runLauncherAsWorker the launcher is replica index 0.
+      labels.put(MpiLabels.REPLICA_INDEX, "0");
+    }
+    labels.putAll(plan.kueueLabels());
+    PodSpec spec = template.getSpec();
+    spec.setHostname(Naming.launcher(plan.name()));
+    spec.setSubdomain(Naming.service(plan.name()));
+    spec.setRestartPolicy(replica.restartPolicy());
+    PodTemplates.dnsForHostNetwork(spec);
+    if (plan.era().podNameHosts()) {
+      // The hostfile names pods; the search path lets the launcher resolve them.
+      PodTemplates.appendSearch(
+          spec, Naming.service(plan.name()), plan.namespace(), plan.clusterDomain());
+    }
+
+    Container main = spec.getContainers().get(0);
+    List<EnvVar> env = new ArrayList<>(main.getEnv() == null ? List.of() : main.getEnv());
+    for (Env e : plan.launcherEnv()) {
+      env.add(new EnvVar(e.name(), e.value(), null));
+    }
+    main.setEnv(env);
+    var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
+    // kubexec.sh runs kubectl as this account, and the jobc-sidecar watches pods with it.
+    spec.setServiceAccountName(Naming.launcher(plan.name()));
+    if (plan.ssh()) {
+      main.setVolumeMounts(
+          PodTemplates.append(
+              main.getVolumeMounts(),
+              PodTemplates.sshMount(plan.job().sshAuthMountPath()),
+              runtimeMount()));
+      volumes.add(
+          PodTemplates.sshVolume(plan.options().sshSecret(), plan.job().sshAuthMountPath()));
+      volumes.add(
+          PodTemplates.configVolume(
+              Naming.configMap(plan.name()),
+              MpiConfigMapGenerator.HOSTFILE,
+              PodTemplates.MODE_READ_ONLY,
+              MpiConfigMapGenerator.DISCOVER_HOSTS,
+              PodTemplates.MODE_EXECUTABLE));
+    } else {
+      main.setVolumeMounts(
+          PodTemplates.append(main.getVolumeMounts(), kubectlMount(), runtimeMount()));
+      var inits =
+          new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
+      inits.add(
+          PodTemplates.kubectlCopy(
+              Naming.KUBECTL_DELIVERY,
+              plan.options().kubectlImage(),
+              Naming.KUBECTL_VOLUME,
+              Naming.KUBECTL_MOUNT));
+      spec.setInitContainers(inits);
+      Volume kubectl = new Volume();
+      kubectl.setName(Naming.KUBECTL_VOLUME);
+      kubectl.setEmptyDir(new EmptyDirVolumeSource());
+      volumes.add(kubectl);
+      volumes.add(
+          PodTemplates.configVolume(
+              Naming.configMap(plan.name()),
+              MpiConfigMapGenerator.KUBEXEC,
+              PodTemplates.MODE_EXECUTABLE,
+              MpiConfigMapGenerator.HOSTFILE,
+              PodTemplates.MODE_READ_ONLY,
+              MpiConfigMapGenerator.DISCOVER_HOSTS,
+              PodTemplates.MODE_EXECUTABLE));
+    }
+    // Last init container, after kubectl-delivery: kubelet starts the main container only once
+    // the sidecar's startup probe reports the workers Ready.
+    var inits =
+        new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
+    inits.add(SidecarContainers.mpiRun(plan, main.getName()));
+    spec.setInitContainers(inits);
+    volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
+    volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
+    spec.setVolumes(volumes);
+    template.getMetadata().setLabels(labels);
+
+    var job = plan.job();
+    Integer backoffLimit = job.backoffLimit();
+    if (backoffLimit == null && plan.era() == MpiEra.V1) {
+      // mpi-operator v1 ran the launcher as a bare Pod: one attempt, never retried.
+      backoffLimit = 0;
+    }
+    var jobLabels = MpiLabels.objectLabels(plan.name());
+    jobLabels.putAll(plan.kueueLabels());
+    JobSpec jobSpec = new JobSpec();
+    jobSpec.setBackoffLimit(backoffLimit);
+    jobSpec.setActiveDeadlineSeconds(job.activeDeadlineSeconds());
+    jobSpec.setTtlSecondsAfterFinished(job.ttlSecondsAfterFinished());
+    jobSpec.setSuspend(job.suspend() ? Boolean.TRUE : null);
+    // Replace a failed launcher pod only once it has fully terminated (mpi-operator v2beta1,
+    // kubernetes/kubernetes#115844).
+    jobSpec.setPodReplacementPolicy("Failed");
+    jobSpec.setTemplate(template);
+    Job launcher = new Job();
+    launcher.setMetadata(Metadata.of(Naming.launcher(plan.name()), plan.namespace(), jobLabels));
+    launcher.setSpec(jobSpec);
+    return launcher;
+  }
+
+  /**
+   * The launcher sees the sidecar's copies at {@code /etc/mpi}, read-only: the ConfigMap volume
+   * cannot hold a file that changes at run time (see {@link Naming#RUNTIME_VOLUME}).
+   */
+  private static VolumeMount runtimeMount() {
+    VolumeMount mount = PodTemplates.mount(Naming.RUNTIME_VOLUME, Naming.CONFIG_MOUNT);
+    mount.setReadOnly(true);
+    return mount;
+  }
+
+  /** A small memory-backed emptyDir (the files are a few KiB; a ConfigMap holds at most 1 MiB). */
+  private static Volume memoryVolume(String name, String size) {
+    Volume volume = new Volume();
+    volume.setName(name);
+    volume.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity(size)));
+    return volume;
+  }
+
+  private static VolumeMount kubectlMount() {
+    return PodTemplates.mount(Naming.KUBECTL_VOLUME, Naming.KUBECTL_MOUNT);
+  }
+}

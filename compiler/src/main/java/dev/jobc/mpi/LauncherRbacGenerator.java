@@ -1,0 +1,41 @@
+package dev.jobc.mpi;
+
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Rbac;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * ServiceAccount, Role and RoleBinding {@code <job>-launcher}: what {@code kubexec.sh} needs to run
+ * {@code kubectl exec} (mpi-operator v1's launcher RBAC), and what the {@code jobc-sidecar} needs:
+ * watching pods (already granted), patching the worker StatefulSet's scale by name (only when
+ * {@code cleanPodPolicy} asks for a clean-up) and creating Events. {@code pods/exec} is granted on
+ * the worker pods by name only, and left out entirely when there are no workers: an empty {@code
+ * resourceNames} would grant exec on every pod in the namespace.
+ */
+public final class LauncherRbacGenerator {
+
+  public List<HasMetadata> generate(MpiJobPlan plan) {
+    List<PolicyRule> sidecar = new ArrayList<>();
+    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
+      // The sidecar's clean-up: the one StatefulSet's scale, or the worker pods by name.
+      sidecar.add(
+          plan.podWorkers()
+              ? Rbac.rule("", "pods", plan.roleExecPods(), "delete")
+              : Rbac.rule(
+                  "apps", "statefulsets/scale", List.of(Naming.workerSet(plan.name())), "patch"));
+    }
+    // The sidecar reports the gate and the clean-up as Events on the launcher Job.
+    sidecar.add(Rbac.rule("", "events", null, "create"));
+    return Rbac.objects(
+        Naming.launcher(plan.name()),
+        plan.namespace(),
+        MpiLabels.objectLabels(plan.name()),
+        // ssh needs no exec; the sidecar still needs the ServiceAccount.
+        plan.ssh() ? List.of() : plan.roleExecPods(),
+        sidecar);
+  }
+}

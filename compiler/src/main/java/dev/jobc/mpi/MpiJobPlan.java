@@ -1,0 +1,64 @@
+package dev.jobc.mpi;
+
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiImplementation;
+import dev.jobc.conventions.MpiImplementation.Env;
+import dev.jobc.options.CompileOptions;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything decided about one valid MPIJob before objects are built.
+ *
+ * @param options the compile options with the job's annotations applied
+ * @param workers initial worker count
+ * @param hostfile hostfile entries in order (v2beta1: service FQDNs; before: pod names)
+ * @param discoverHosts lines the static {@code discover_hosts.sh} echoes
+ * @param roleExecPods pod names the launcher may exec into: every worker up to the maximum the job
+ *     may scale to (never empty when there are workers)
+ * @param launcherEnv variables jobc appends to the launcher's main container, in order
+ * @param kubexecContainer container {@code kubexec.sh} targets, or {@code null} for the default
+ * @param launcherHost the launcher's own hostfile entry when it also runs ranks ({@code
+ *     runLauncherAsWorker}), so {@code kubexec.sh} runs those locally; else {@code null}
+ * @param kueueLabels the job's {@code kueue.x-k8s.io/*} labels, copied to what Kueue admits
+ */
+public record MpiJobPlan(
+    MpiJobModel job,
+    MpiEra era,
+    String name,
+    String namespace,
+    CompileOptions options,
+    MpiImplementation implementation,
+    int slots,
+    int workers,
+    List<String> workerPods,
+    List<HostSlot> hostfile,
+    List<String> discoverHosts,
+    List<String> roleExecPods,
+    boolean launcherHasGpu,
+    List<Env> launcherEnv,
+    String kubexecContainer,
+    String launcherHost,
+    Map<String, String> kueueLabels) {
+
+  public MpiJobPlan {
+    workerPods = List.copyOf(workerPods);
+    hostfile = List.copyOf(hostfile);
+    discoverHosts = List.copyOf(discoverHosts);
+    roleExecPods = List.copyOf(roleExecPods);
+    launcherEnv = List.copyOf(launcherEnv);
+    kueueLabels = Map.copyOf(kueueLabels);
+  }
+
+  public String clusterDomain() {
+    return options.clusterDomain();
+  }
+
+  public boolean ssh() {
+    return options.transport() == CompileOptions.Transport.SSH;
+  }
+
+  public boolean podWorkers() {
+    return options.workers() == CompileOptions.WorkerKind.PODS;
+  }
+}

@@ -1,0 +1,113 @@
+package dev.jobc.mpi;
+
+import dev.jobc.conventions.DiscoverHosts;
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiImplementation;
+import dev.jobc.conventions.MpiImplementation.Env;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
+import dev.jobc.model.ReplicaSpec;
+import dev.jobc.options.CompileOptions;
+import io.fabric8.kubernetes.api.model.Container;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Decides names, hosts and environment for a valid MPIJob. Pure. */
+public final class MpiJobPlanner {
+  public static final String HOSTFILE_PATH = Naming.CONFIG_MOUNT + "/hostfile";
+  public static final String KUBEXEC_PATH = Naming.CONFIG_MOUNT + "/kubexec.sh";
+
+  private MpiJobPlanner() {}
+
+  public static MpiJobPlan plan(MpiJobModel job) {
+    CompileOptions options = job.options();
+    String name = job.name();
+    String ns = job.namespace();
+    MpiEra era = job.era();
+    MpiImplementation impl = MpiImplementation.fromSpec(job.implementation());
+    int slots = job.slotsPerWorker();
+    int workers = job.workerReplicas();
+    String domain = options.clusterDomain();
+    boolean fqdn = !era.podNameHosts();
+
+    List<String> pods = new ArrayList<>(workers);
+    List<HostSlot> hostfile = new ArrayList<>(workers + 1);
+    List<String> discover = new ArrayList<>(workers + 1);
+    String launcherHost = null;
+    if (job.runLauncherAsWorker()) {
+      // mpi-operator v2beta1: the launcher is the first host, in hostfile and discover_hosts.sh.
+      launcherHost = Naming.fqdn(Naming.launcher(name), Naming.service(name), ns, domain);
+      hostfile.add(new HostSlot(launcherHost, slots));
+      discover.add(launcherHost);
+    }
+    for (int i = 0; i < workers; i++) {
+      String pod = Naming.workerPod(name, i);
+      pods.add(pod);
+      // mpi-operator v2beta1: "<pod>.<job>.<ns>.svc[.<domain>] slots=N"; v1 and before: pod
+      // names (kubexec.sh execs by pod name). discover_hosts.sh lines: see DiscoverHosts.
+      String host = fqdn ? Naming.fqdn(pod, Naming.service(name), ns, domain) : pod;
+      hostfile.add(new HostSlot(host, slots));
+      discover.add(DiscoverHosts.entry(era, name, ns, domain, i, slots));
+    }
+    List<String> execPods = new ArrayList<>(pods);
+    for (int i = workers; i < job.maxWorkers(); i++) {
+      execPods.add(Naming.workerPod(name, i));
+    }
+
+    boolean gpu = hasGpu(job.launcher());
+    List<Env> env = new ArrayList<>();
+    boolean ssh = options.transport() == CompileOptions.Transport.SSH;
+    if (era == MpiEra.V2BETA1 || ssh) {
+      env.add(new Env("K_MPI_JOB_ROLE", MpiLabels.LAUNCHER));
+    }
+    env.addAll(
+        ssh
+            ? impl.sshEnv(HOSTFILE_PATH, slots)
+            : impl.kubexecEnv(HOSTFILE_PATH, KUBEXEC_PATH, slots, fqdn));
+    if (!gpu && !job.runLauncherAsWorker()) {
+      // "so that users will not be mistakenly using GPU resources for launcher" (mpi-operator);
+      // like v1's isGPULauncher, jobc leaves a launcher that asks for a GPU its GPU, and like
+      // v2beta1 a launcher that also runs ranks.
+      env.add(new Env("NVIDIA_VISIBLE_DEVICES", null));
+      env.add(new Env("NVIDIA_DRIVER_CAPABILITIES", null));
+    }
+    return new MpiJobPlan(
+        job,
+        era,
+        name,
+        ns,
+        options,
+        impl,
+        slots,
+        workers,
+        pods,
+        hostfile,
+        discover,
+        execPods,
+        gpu,
+        env,
+        job.mainContainer(),
+        launcherHost,
+        MpiLabels.kueueLabels(job.metadata().getLabels()));
+  }
+
+  /**
+   * mpi-operator v1 {@code isGPULauncher}: any launcher container limit whose resource name
+   * contains "gpu" ({@code nvidia.com/gpu}, {@code vendor-domain/gpu}).
+   */
+  static boolean hasGpu(ReplicaSpec launcher) {
+    if (launcher == null || launcher.template() == null || launcher.template().getSpec() == null) {
+      return false;
+    }
+    for (Container c : launcher.template().getSpec().getContainers()) {
+      if (c.getResources() != null && c.getResources().getLimits() != null) {
+        for (String key : c.getResources().getLimits().keySet()) {
+          if (key.contains("gpu")) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,414 @@
+package dev.jobc.mpi;
+
+import static dev.jobc.diag.Finding.error;
+
+import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.Naming;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
+import dev.jobc.model.ReplicaSpec;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.CompileOptions.Transport;
+import dev.jobc.options.CompileOptions.WorkerKind;
+import dev.jobc.options.Dns;
+import dev.jobc.options.JobAnnotations;
+import dev.jobc.validate.JobNames;
+import dev.jobc.validate.ReservedNames;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Validates a defaulted MPIJob. Ports mpi-operator's {@code validation.ValidateMPIJob} (v2beta1:
+ * same field paths, same error types, applied to every version with its own spelling) and adds what
+ * upstream forgot or only found out at run time: {@code slotsPerWorker: 0}, a Worker without {@code
+ * replicas}, names that break the StatefulSet's label limit, names jobc itself needs, jobs too
+ * large for one ConfigMap or Role, and settings that need something jobc cannot generate.
+ */
+public final class MpiJobValidator {
+  static final FieldPath NAME = FieldPath.of("metadata", "name");
+  static final FieldPath SPEC = MpiPaths.SPEC;
+
+  /** Kubernetes rejects objects over about 1.5 MiB (etcd); jobc stops at 1 MiB of names. */
+  public static final long OBJECT_LIMIT = 1024 * 1024;
+
+  public static final int STATEFUL_SET_NAME_MAX = JobNames.STATEFUL_SET_NAME_MAX;
+
+  private static final ReservedNames RESERVED =
+      new ReservedNames(
+          Naming.RESERVED_VOLUMES, Naming.RESERVED_INIT_CONTAINERS, Naming.RESERVED_MOUNTS);
+
+  private MpiJobValidator() {}
+
+  public static List<Finding> validate(MpiJobModel job) {
+    List<Finding> out = new ArrayList<>(job.findings());
+    validateMetadata(job, out);
+    validateSpec(job, out);
+    validateReplicaSpecs(job, out);
+    validateTransport(job, out);
+    warnAboutSshd(job, out);
+    GangValidator.validate(job, out);
+    return out;
+  }
+
+  private static void validateMetadata(MpiJobModel job, List<Finding> out) {
+    String name = job.name();
+    if (name == null || name.isEmpty()) {
+      String detail =
+          job.metadata().getGenerateName() != null
+              ? "generateName is not supported: the name is part of every host name, so it must be"
+                  + " known when rendering"
+              : "Required value: name is required";
+      out.add(error(Code.REQUIRED, NAME, detail));
+    } else {
+      // mpi-operator validates the longest pod host name, <name>-worker-<n-1>; it covers
+      // <name>-launcher and the Service <name> too.
+      String host = Naming.workerPod(name, Math.max(job.maxWorkers(), 1) - 1);
+      List<String> problems = Dns.dns1035Label(host);
+      if (!problems.isEmpty()) {
+        out.add(
+            error(
+                Code.INVALID,
+                NAME,
+                "Invalid value: "
+                    + Quoting.quote(name)
+                    + ": pods and the service cannot be created with the invalid DNS label "
+                    + Quoting.quote(host)
+                    + ": "
+                    + String.join("; ", problems)));
+      } else if (job.options().workers() == WorkerKind.STATEFUL_SET) {
+        JobNames.statefulSetFits(name, "use --workers pods", out);
+      }
+    }
+    JobNames.namespace(job.namespace(), out);
+  }
+
+  private static void validateSpec(MpiJobModel job, List<Finding> out) {
+    MpiPaths paths = job.paths();
+    FieldPath runPolicy = MpiPaths.RUN_POLICY;
+    if (job.slotsPerWorker() != null && job.slotsPerWorker() < 1) {
+      // Upstream accepts 0 and writes "slots=0", which MPI rejects at run time.
+      out.add(atLeast(SPEC.child("slotsPerWorker"), job.slotsPerWorker(), 1));
+    }
+    oneOf(paths.cleanPodPolicy(), job.cleanPodPolicy(), List.of("All", "None", "Running"), out);
+    nonNegative(paths.ttlSecondsAfterFinished(), job.ttlSecondsAfterFinished(), out);
+    nonNegative(paths.activeDeadlineSeconds(), job.activeDeadlineSeconds(), out);
+    nonNegative(paths.backoffLimit(), job.backoffLimit(), out);
+    if (!List.of("OpenMPI", "Intel", "MPICH").contains(job.implementation())) {
+      oneOf(
+          paths.implementation(),
+          job.implementation(),
+          job.era() == MpiEra.V1ALPHA2
+              ? List.of("IntelMPI", "MPICH", "OpenMPI")
+              : List.of("Intel", "MPICH", "OpenMPI"),
+          out);
+    }
+    if (job.era() == MpiEra.V2BETA1) {
+      if (job.managedBy() != null) {
+        oneOf(
+            runPolicy.child("managedBy"),
+            job.managedBy(),
+            List.of("kubeflow.org/mpi-operator", "kueue.x-k8s.io/multikueue"),
+            out);
+      }
+      oneOf(
+          SPEC.child("launcherCreationPolicy"),
+          job.launcherCreationPolicy(),
+          List.of("AtStartup", "WaitForWorkersReady"),
+          out);
+    }
+    if (job.mainContainer() != null && !Dns.dns1123Label(job.mainContainer()).isEmpty()) {
+      out.add(
+          error(
+              Code.INVALID,
+              SPEC.child("mainContainer"),
+              "Invalid value: "
+                  + Quoting.quote(job.mainContainer())
+                  + ": "
+                  + String.join("; ", Dns.dns1123Label(job.mainContainer()))));
+    }
+  }
+
+  private static void validateReplicaSpecs(MpiJobModel job, List<Finding> out) {
+    MpiPaths paths = job.paths();
+    if (job.replicaSpecs() == null) {
+      if (job.era() == MpiEra.V1ALPHA1) {
+        out.add(
+            error(Code.REQUIRED, SPEC.child("template"), "Required value: must have a template"));
+      } else {
+        out.add(
+            error(
+                Code.REQUIRED, MpiPaths.REPLICA_SPECS, "Required value: must have replica specs"));
+      }
+      return;
+    }
+    ReplicaSpec launcher = job.launcher();
+    if (launcher == null) {
+      out.add(
+          error(
+              Code.REQUIRED, paths.launcher(), "Required value: must have Launcher replica spec"));
+    } else {
+      if (!Objects.equals(launcher.replicas(), 1)) {
+        out.add(
+            error(
+                Code.INVALID,
+                paths.launcher().child("replicas"),
+                "Invalid value: " + launcher.replicas() + ": must be 1"));
+      }
+      validateReplica(job, MpiJob.LAUNCHER, launcher, out);
+    }
+    ReplicaSpec worker = job.worker();
+    if (worker != null) {
+      FieldPath p = paths.worker();
+      if (worker.replicas() == null) {
+        // Upstream defaults a missing count to 0 and then says "must be greater than or equal
+        // to 1"; say what is actually wrong. (v1alpha1 reports its packing error instead.)
+        if (job.era() != MpiEra.V1ALPHA1) {
+          out.add(
+              error(
+                  Code.REQUIRED,
+                  p.child("replicas"),
+                  "Required value: must define number of replicas"));
+        }
+      } else if (worker.replicas() < 1) {
+        out.add(atLeast(p.child("replicas"), worker.replicas(), 1));
+      }
+      // v1alpha1 shares one template between the roles: report its problems once.
+      if (job.era() != MpiEra.V1ALPHA1) {
+        validateReplica(job, MpiJob.WORKER, worker, out);
+      }
+    }
+    if (job.mainContainer() != null && worker != null && containers(worker) != null) {
+      boolean found =
+          containers(worker).stream().anyMatch(c -> job.mainContainer().equals(c.getName()));
+      if (!found) {
+        out.add(
+            error(
+                Code.INVALID,
+                SPEC.child("mainContainer"),
+                "Invalid value: "
+                    + Quoting.quote(job.mainContainer())
+                    + ": no container of that name in the Worker template (have: "
+                    + containers(worker).stream()
+                        .map(c -> c.getName() == null ? "" : Quoting.quote(c.getName()))
+                        .collect(Collectors.joining(", "))
+                    + ")"));
+      }
+    }
+    validateElastic(job, out);
+    validateSizes(job, out);
+  }
+
+  private static void validateReplica(
+      MpiJobModel job, String type, ReplicaSpec spec, List<Finding> out) {
+    FieldPath p = job.paths().replica(type);
+    List<String> restart =
+        job.era() == MpiEra.V2BETA1 || MpiJob.LAUNCHER.equals(type)
+            ? List.of("Never", "OnFailure")
+            : List.of("Always", "ExitCode", "Never", "OnFailure");
+    if (job.era() != MpiEra.V1ALPHA1) {
+      oneOf(p.child("restartPolicy"), spec.restartPolicy(), restart, out);
+    }
+    List<Container> containers = containers(spec);
+    FieldPath podSpec = p.child("template").child("spec");
+    if (containers == null || containers.isEmpty()) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              podSpec.child("containers"),
+              "Required value: must define at least one container"));
+      return;
+    }
+    PodSpec pod = spec.template().getSpec();
+    RESERVED.check(pod, podSpec, out);
+    String templateRestart = pod.getRestartPolicy();
+    if (job.era() != MpiEra.V1ALPHA1 && templateRestart != null && !templateRestart.isEmpty()) {
+      String effective =
+          MpiJob.WORKER.equals(type) && job.options().workers() == WorkerKind.STATEFUL_SET
+              ? "Always"
+              : spec.restartPolicy();
+      if (!templateRestart.equals(effective)) {
+        // mpi-operator overrides it too, with a Warning event; say so at compile time.
+        out.add(
+            Finding.warning(
+                podSpec.child("restartPolicy"),
+                Quoting.quote(templateRestart)
+                    + " is replaced by "
+                    + Quoting.quote(effective)
+                    + ("Always".equals(effective) && MpiJob.WORKER.equals(type)
+                        ? " (worker pods belong to a StatefulSet, which requires Always)"
+                        : " from " + p.child("restartPolicy"))));
+      }
+    }
+  }
+
+  /** {@code jobc.dev/max-replicas}: how far the worker StatefulSet may be scaled at run time. */
+  private static void validateElastic(MpiJobModel job, List<Finding> out) {
+    if (job.maxReplicas() == null) {
+      return;
+    }
+    FieldPath path = FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS);
+    if (job.worker() == null) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              path,
+              "Forbidden: a job without a Worker replica spec has no workers to scale"));
+    } else if (job.options().workers() == WorkerKind.PODS) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              path,
+              "Forbidden: scaling at run time needs StatefulSet workers; bare Pods"
+                  + " (--workers pods) are fixed at render time"));
+    } else if (job.maxReplicas() < job.workerReplicas()) {
+      out.add(
+          error(
+              Code.INVALID,
+              path,
+              "Invalid value: \""
+                  + job.maxReplicas()
+                  + "\": must be at least the initial worker replicas ("
+                  + job.workerReplicas()
+                  + ")"));
+    }
+  }
+
+  /**
+   * The hostfile and discover_hosts.sh grow by one line per worker, the Role by one name per worker
+   * it may exec into; estimate their size with arithmetic (never by rendering a billion lines) and
+   * stop before Kubernetes would.
+   */
+  private static void validateSizes(MpiJobModel job, List<Finding> out) {
+    String name = job.name();
+    if (name == null || job.namespace() == null) {
+      return;
+    }
+    long workers = job.workerReplicas();
+    if (workers > 0) {
+      String last = Naming.workerPod(name, (int) Math.min(workers - 1, Integer.MAX_VALUE));
+      // A hostfile line ("<host> slots=N") and an echo line per worker; the last worker's host
+      // name is the longest. 4 KiB covers kubexec.sh.
+      long host = Naming.fqdn(last, name, job.namespace(), job.options().clusterDomain()).length();
+      long estimate = workers * (2 * host + 24) + 4096;
+      if (estimate > OBJECT_LIMIT) {
+        out.add(
+            error(
+                Code.INVALID,
+                job.paths().workerCount(),
+                "Invalid value: "
+                    + (job.workerTotal() == null
+                        ? workers + ":"
+                        : job.workerTotal() + ": " + workers + " workers, and")
+                    + " the ConfigMap "
+                    + Naming.configMap(name)
+                    + " would list every worker and outgrow Kubernetes' 1 MiB object limit"
+                    + " (about "
+                    + estimate / 1024
+                    + " KiB)"));
+        return;
+      }
+    }
+    long max = job.maxWorkers();
+    if (max > workers) {
+      long estimate = max * (Naming.workerPod(name, (int) max - 1).length() + 4L) + 4096;
+      if (estimate > OBJECT_LIMIT) {
+        out.add(
+            error(
+                Code.INVALID,
+                FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS),
+                "Invalid value: \""
+                    + max
+                    + "\": the Role "
+                    + Naming.launcher(name)
+                    + " would name every worker and outgrow Kubernetes' 1 MiB object limit"));
+      }
+    }
+  }
+
+  /** SSH needs keys, and jobc never generates key material: they must come from a Secret. */
+  private static void validateTransport(MpiJobModel job, List<Finding> out) {
+    CompileOptions options = job.options();
+    if (options.transport() == Transport.SSH && options.sshSecret() == null) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              FieldPath.of("metadata", "annotations").key(JobAnnotations.SSH_SECRET),
+              "Required value: the ssh transport mounts the keys of an existing Secret (type"
+                  + " kubernetes.io/ssh-auth, keys ssh-privatekey and ssh-publickey); name it"
+                  + " with --ssh-secret NAME or the annotation jobc.dev/ssh-secret. jobc never"
+                  + " generates keys: create the Secret with Sealed Secrets or External Secrets"
+                  + " (README, \"SSH transport\")"));
+    }
+  }
+
+  /**
+   * mpi-operator v2beta1 images start {@code sshd} on workers, keyed by the Secret the operator
+   * generated. Under the kubexec transport nothing provides those keys, and sshd may refuse to
+   * start; the user should know before the pods crash-loop.
+   */
+  private static void warnAboutSshd(MpiJobModel job, List<Finding> out) {
+    ReplicaSpec worker = job.worker();
+    if (job.options().transport() != Transport.KUBEXEC
+        || job.era() == MpiEra.V1ALPHA1
+        || worker == null
+        || containers(worker) == null
+        || containers(worker).isEmpty()) {
+      return;
+    }
+    List<String> command = containers(worker).get(0).getCommand();
+    if (command != null && !command.isEmpty() && command.get(0).endsWith("sshd")) {
+      out.add(
+          Finding.warning(
+              job.paths()
+                  .worker()
+                  .child("template")
+                  .child("spec")
+                  .child("containers")
+                  .index(0)
+                  .child("command"),
+              "workers run sshd, but the kubexec transport reaches them with kubectl exec, and"
+                  + " jobc never generates the SSH key Secret mpi-operator mounts for sshd; drop"
+                  + " command and args (workers then run \"sleep 365d\"), or use --transport ssh"
+                  + " with an existing Secret"));
+    }
+  }
+
+  private static List<Container> containers(ReplicaSpec spec) {
+    if (spec.template() == null || spec.template().getSpec() == null) {
+      return null;
+    }
+    return spec.template().getSpec().getContainers();
+  }
+
+  private static void oneOf(FieldPath path, String value, List<String> allowed, List<Finding> out) {
+    if (value != null && !allowed.contains(value)) {
+      out.add(
+          error(
+              Code.NOT_SUPPORTED,
+              path,
+              "Unsupported value: "
+                  + Quoting.quote(value)
+                  + ": supported values: "
+                  + allowed.stream().map(Quoting::quote).collect(Collectors.joining(", "))));
+    }
+  }
+
+  private static void nonNegative(FieldPath path, Number value, List<Finding> out) {
+    if (value != null && value.longValue() < 0) {
+      out.add(atLeast(path, value, 0));
+    }
+  }
+
+  private static Finding atLeast(FieldPath path, Number value, int min) {
+    return error(
+        Code.INVALID,
+        path,
+        "Invalid value: " + value + ": must be greater than or equal to " + min);
+  }
+}

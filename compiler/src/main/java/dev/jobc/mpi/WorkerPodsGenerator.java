@@ -1,0 +1,47 @@
+package dev.jobc.mpi;
+
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpecBuilder;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+
+/**
+ * Bare worker Pods {@code <job>-worker-<i>} ({@code --workers pods}), the shape mpi-operator v1 and
+ * v2beta1 create: each with {@code training.kubeflow.org/replica-index}, host name and subdomain
+ * under the job's Service, and the replica's restart policy. Nothing recreates a deleted Pod.
+ */
+public final class WorkerPodsGenerator {
+
+  public List<Pod> generate(MpiJobPlan plan) {
+    PodTemplateSpec template = WorkerTemplates.build(plan, plan.job().worker().restartPolicy());
+    // v2beta1: with runLauncherAsWorker the launcher is index 0 and workers start at 1.
+    int offset = plan.launcherHost() != null ? 1 : 0;
+    List<Pod> pods = new ArrayList<>(plan.workers());
+    for (int i = 0; i < plan.workers(); i++) {
+      String name = Naming.workerPod(plan.name(), i);
+      var labels = new LinkedHashMap<>(template.getMetadata().getLabels());
+      labels.put(MpiLabels.REPLICA_INDEX, Integer.toString(i + offset));
+      pods.add(
+          new PodBuilder()
+              .withMetadata(
+                  new ObjectMetaBuilder(template.getMetadata())
+                      .withName(name)
+                      .withNamespace(plan.namespace())
+                      .withLabels(labels)
+                      .build())
+              .withSpec(
+                  new PodSpecBuilder(template.getSpec())
+                      .withHostname(name)
+                      .withSubdomain(Naming.service(plan.name()))
+                      .build())
+              .build());
+    }
+    return pods;
+  }
+}

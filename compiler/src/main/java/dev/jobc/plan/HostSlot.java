@@ -1,4 +1,0 @@
-package dev.jobc.plan;
-
-/** One hostfile entry: a host as MPI will address it, and how many ranks it takes. */
-public record HostSlot(String host, int slots) {}

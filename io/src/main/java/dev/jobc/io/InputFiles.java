@@ -1,0 +1,335 @@
+package dev.jobc.io;
+
+import dev.jobc.diag.Code;
+import dev.jobc.diag.Diagnostic;
+import dev.jobc.diag.Position;
+import dev.jobc.diag.Severity;
+import dev.jobc.model.Source;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemLoopException;
+import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+
+/**
+ * The inputs named on a command line, read as strict UTF-8: files, directories (every {@code
+ * *.yaml} / {@code *.yml} below them, sorted by path, following symbolic links) and {@code -} for
+ * standard input.
+ *
+ * <p>Reading never stops at the first problem: each unreadable input becomes an error diagnostic,
+ * and the others are still read so that one run reports everything. Only the {@link InputLimits
+ * total limit} stops reading: what comes after it is not read at all.
+ */
+public final class InputFiles {
+  /** The name standard input goes by in diagnostics. */
+  public static final String STDIN_NAME = "<stdin>";
+
+  private static final int CHUNK = 64 * 1024;
+
+  private final InputLimits limits;
+  private final List<Source> sources = new ArrayList<>();
+  private final List<File> files = new ArrayList<>();
+  private final List<Diagnostic> diagnostics = new ArrayList<>();
+  private long totalChars;
+  private boolean totalExceeded;
+
+  private InputFiles(InputLimits limits) {
+    this.limits = limits;
+  }
+
+  /**
+   * Reads every argument within {@link InputLimits#defaults()}; see {@link #read(List, Path,
+   * InputStream, InputLimits)}.
+   */
+  public static InputFiles read(List<String> arguments, Path workingDirectory, InputStream stdin) {
+    return read(arguments, workingDirectory, stdin, InputLimits.defaults());
+  }
+
+  /**
+   * Reads every argument. Relative paths resolve against {@code workingDirectory}, while sources
+   * are named by the argument as typed, so diagnostics point where the user pointed.
+   */
+  public static InputFiles read(
+      List<String> arguments, Path workingDirectory, InputStream stdin, InputLimits limits) {
+    InputFiles inputs = new InputFiles(limits);
+    for (String argument : arguments) {
+      if (inputs.totalExceeded) {
+        break;
+      }
+      if (argument.equals("-")) {
+        inputs.readStdin(stdin);
+      } else {
+        inputs.readPath(argument, workingDirectory.resolve(argument));
+      }
+    }
+    return inputs;
+  }
+
+  /** Sources in command-line order (directory contents sorted), for the compiler. */
+  public List<Source> sources() {
+    return List.copyOf(sources);
+  }
+
+  /**
+   * One file that was read: its name as shown and its path resolved against the working directory.
+   */
+  public record File(String name, Path path) {}
+
+  /** Files read, so that writers can refuse to clobber them. */
+  public List<File> files() {
+    return List.copyOf(files);
+  }
+
+  /** One error per input that could not be read. */
+  public List<Diagnostic> diagnostics() {
+    return List.copyOf(diagnostics);
+  }
+
+  private void readStdin(InputStream stdin) {
+    try {
+      readText(STDIN_NAME, stdin);
+    } catch (IOException e) {
+      diagnostics.add(error(STDIN_NAME, IoErrors.reason(e)));
+    }
+  }
+
+  private void readPath(String name, Path path) {
+    BasicFileAttributes attributes;
+    try {
+      // Follows links: a link to a directory is read as that directory.
+      attributes = Files.readAttributes(path, BasicFileAttributes.class);
+    } catch (NoSuchFileException e) {
+      // Some JDKs say "no such file" for a path through a regular file; opening it says which.
+      readFile(name, path);
+      return;
+    } catch (IOException e) {
+      diagnostics.add(error(name, IoErrors.reason(e)));
+      return;
+    }
+    if (attributes.isDirectory()) {
+      readDirectory(name, path);
+    } else {
+      readFile(name, path);
+    }
+  }
+
+  private void readDirectory(String name, Path directory) {
+    List<String> found = new ArrayList<>();
+    try {
+      // Links are followed so that a linked job directory is read like any other; the walker
+      // detects a link back to a directory it is already in and reports it to visitFileFailed.
+      Files.walkFileTree(
+          directory,
+          EnumSet.of(FileVisitOption.FOLLOW_LINKS),
+          Integer.MAX_VALUE,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+              // Hidden directories hold tool state (.git, .idea), never manifests; the directory
+              // that was named explicitly is read even when it is hidden.
+              return !dir.equals(directory) && isHidden(dir)
+                  ? FileVisitResult.SKIP_SUBTREE
+                  : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              // attrs are the link target's; a dangling link has the link's own and is skipped.
+              if (!isHidden(file) && isYaml(file) && attrs.isRegularFile()) {
+                found.add(relativeName(directory.relativize(file)));
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              // An unreadable subdirectory is reported, and the rest of the tree is still read.
+              String where =
+                  file.equals(directory)
+                      ? name
+                      : join(name, relativeName(directory.relativize(file)));
+              String reason =
+                  e instanceof FileSystemLoopException
+                      ? "symbolic link loop: it leads back to a directory that contains it"
+                      : IoErrors.reason(e);
+              diagnostics.add(error(where, reason));
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException e) {
+      diagnostics.add(error(name, IoErrors.reason(e)));
+      return;
+    }
+    if (found.isEmpty()) {
+      diagnostics.add(
+          new Diagnostic(
+              Severity.WARNING, Code.NOTE, name, -1, -1, "", "no *.yaml or *.yml files found"));
+    }
+    // String order, not Path order, so the result is the same on every file system and platform.
+    found.sort(String::compareTo);
+    for (String relative : found) {
+      if (totalExceeded) {
+        return;
+      }
+      readFile(join(name, relative), directory.resolve(relative));
+    }
+  }
+
+  private void readFile(String name, Path path) {
+    try (InputStream in = Files.newInputStream(path)) {
+      files.add(new File(name, path));
+      readText(name, in);
+    } catch (IOException e) {
+      diagnostics.add(error(name, IoErrors.reason(e)));
+    }
+  }
+
+  /**
+   * Decodes {@code in} chunk by chunk and stops one character past the limit, so that neither an
+   * endless stream nor a huge file is ever held in memory.
+   */
+  private void readText(String name, InputStream in) throws IOException {
+    long left = limits.maxTotalChars() - totalChars;
+    boolean fileLimit = limits.maxFileChars() <= left;
+    long limit = Math.min(limits.maxFileChars(), left);
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer bytes = ByteBuffer.allocate(CHUNK);
+    CharBuffer chars = CharBuffer.allocate(CHUNK);
+    StringBuilder text = new StringBuilder();
+    long decodedBytes = 0;
+    boolean eof = false;
+    while (true) {
+      if (!eof && bytes.hasRemaining()) {
+        int n = in.read(bytes.array(), bytes.position(), bytes.remaining());
+        if (n < 0) {
+          eof = true;
+        } else {
+          bytes.position(bytes.position() + n);
+        }
+      }
+      bytes.flip();
+      int start = bytes.position();
+      CoderResult result = decoder.decode(bytes, chars, eof);
+      decodedBytes += bytes.position() - start;
+      boolean done = eof && result.isUnderflow();
+      if (done) {
+        result = decoder.flush(chars);
+      }
+      bytes.compact();
+      text.append(chars.flip());
+      chars.clear();
+      if (result.isError()) {
+        diagnostics.add(notUtf8(name, text, decodedBytes));
+        return;
+      }
+      // A byte order mark is legal UTF-8 but would shift every column of the first line.
+      int bom = text.length() > 0 && text.charAt(0) == '\uFEFF' ? 1 : 0;
+      if (text.length() - bom > limit) {
+        diagnostics.add(tooLong(name, text, bom, limit, fileLimit));
+        return;
+      }
+      if (done && result.isUnderflow()) {
+        totalChars += text.length() - bom;
+        sources.add(new Source(name, text.substring(bom)));
+        return;
+      }
+    }
+  }
+
+  /** Points at the first character past the limit, as the loader's own size limit does. */
+  private Diagnostic tooLong(
+      String name, CharSequence text, int bom, long limit, boolean fileLimit) {
+    Position at = position(text, bom, bom + (int) limit);
+    String message;
+    if (fileLimit) {
+      message =
+          "longer than "
+              + limit
+              + " characters, the limit for one input; split it into smaller files";
+    } else {
+      totalExceeded = true;
+      message =
+          "the inputs together are longer than "
+              + limits.maxTotalChars()
+              + " characters, the limit for one run; render fewer files at a time";
+    }
+    return new Diagnostic(Severity.ERROR, Code.LIMIT, name, at.line(), at.column(), "", message);
+  }
+
+  /** Points at the first bad byte, counting lines and columns in the characters before it. */
+  private static Diagnostic notUtf8(String name, CharSequence decoded, long byteOffset) {
+    int bom = decoded.length() > 0 && decoded.charAt(0) == '\uFEFF' ? 1 : 0;
+    Position at = position(decoded, bom, decoded.length());
+    return new Diagnostic(
+        Severity.ERROR,
+        Code.IO,
+        name,
+        at.line(),
+        at.column(),
+        "",
+        "not valid UTF-8 (byte " + byteOffset + "); save the file as UTF-8");
+  }
+
+  /** The line and column of {@code text[end]}, counting from {@code text[start]}. */
+  private static Position position(CharSequence text, int start, int end) {
+    int line = 1;
+    int column = 1;
+    for (int i = start; i < end; i++) {
+      if (text.charAt(i) == '\n') {
+        line++;
+        column = 1;
+      } else {
+        column++;
+      }
+    }
+    return new Position(line, column);
+  }
+
+  private static Diagnostic error(String name, String message) {
+    return new Diagnostic(Severity.ERROR, Code.IO, name, -1, -1, "", message);
+  }
+
+  public static boolean isYaml(Path file) {
+    String name = file.getFileName().toString();
+    return name.endsWith(".yaml") || name.endsWith(".yml");
+  }
+
+  private static boolean isHidden(Path path) {
+    Path name = path.getFileName();
+    return name != null && name.toString().startsWith(".");
+  }
+
+  /** {@code sub/a.yaml} with forward slashes on every platform. */
+  private static String relativeName(Path relative) {
+    List<String> parts = new ArrayList<>();
+    relative.forEach(p -> parts.add(p.toString()));
+    return String.join("/", parts);
+  }
+
+  /** The argument as typed, without a trailing slash, then the relative name. */
+  public static String join(String directory, String relative) {
+    String base = directory;
+    while (base.length() > 1 && base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    return base.endsWith("/") ? base + relative : base + "/" + relative;
+  }
+}
