@@ -20,6 +20,7 @@ import dev.jobc.model.OutputObject;
 import dev.jobc.model.Source;
 import dev.jobc.mpi.MpiJobKind;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import dev.jobc.render.Ordering;
 import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
@@ -132,7 +133,7 @@ public final class ManifestCompiler {
       Object plan = job.kind().plan(job.model(), options);
       for (HasMetadata object : job.kind().generate(plan)) {
         ObjectNode tree = ObjectTrees.tree(object);
-        if (options.disableFluxSubstitution()) {
+        if (options.get(OptionTable.DISABLE_FLUX_SUBSTITUTION)) {
           // Here rather than in each generator: it must reach every generated object, of every
           // job kind, including those of generators added later.
           ((ObjectNode) tree.path("metadata"))

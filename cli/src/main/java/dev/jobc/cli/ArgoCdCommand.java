@@ -2,12 +2,16 @@ package dev.jobc.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Quoting;
-import dev.jobc.io.NamedOptions;
 import dev.jobc.io.Render;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.Option;
+import dev.jobc.options.OptionTable;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
@@ -38,8 +42,9 @@ import picocli.CommandLine.Spec;
       "Argo CD Config Management Plugin generate command: renders the working directory.",
       "",
       "Options come from ARGOCD_APP_NAMESPACE (namespace), ARGOCD_ENV_JOBC_<NAME> and the plugin"
-          + " parameters (ARGOCD_APP_PARAMETERS or PARAM_<NAME>), where NAME is one of namespace,"
-          + " cluster-domain, kubectl-image, disable-flux-substitution."
+          + " parameters (ARGOCD_APP_PARAMETERS or PARAM_<NAME>), where NAME is one of the"
+          + " options of jobc render (jobc render --help lists them): cluster-domain, or"
+          + " CLUSTER_DOMAIN in a variable's name."
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -54,10 +59,22 @@ final class ArgoCdCommand implements Callable<Integer> {
 
   @Spec private CommandSpec spec;
 
+  @picocli.CommandLine.Option(
+      names = "--parameters",
+      description =
+          "Print the plugin's parameter announcements (a JSON array, one per option of jobc"
+              + " render) and exit; plugin.yaml runs this as its dynamic parameters command.")
+  private boolean parameters;
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (parameters) {
+      out.print(announcements() + "\n");
+      out.flush();
+      return out.checkError() ? ExitCode.SOFTWARE : ExitCode.OK;
+    }
     CompileOptions options;
     try {
       options = options(parent.environment());
@@ -117,32 +134,52 @@ final class ArgoCdCommand implements Callable<Integer> {
    * @throws IllegalArgumentException naming the variable or parameter that is unknown or invalid
    */
   static CompileOptions options(Map<String, String> environment) {
-    CompileOptions options = CompileOptions.defaults();
+    // Two channels, each over the one before: the Application's environment, then its parameters.
+    CompileOptions.Draft env = CompileOptions.defaults().toDraft();
     String appNamespace = environment.getOrDefault("ARGOCD_APP_NAMESPACE", "");
     if (!appNamespace.isEmpty()) {
-      options = apply(options, "namespace", appNamespace, "ARGOCD_APP_NAMESPACE");
+      set(env, "namespace", appNamespace, "ARGOCD_APP_NAMESPACE");
     }
     // Sorted, so that a run with two bad variables always reports the same one.
     for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
       if (e.getKey().startsWith(ENV_PREFIX)) {
         String name = optionName(e.getKey().substring(ENV_PREFIX.length()), e.getKey());
-        options = apply(options, name, e.getValue(), e.getKey());
+        set(env, name, e.getValue(), e.getKey());
       }
     }
+    CompileOptions.Draft params = env.build().toDraft();
     String json = environment.get("ARGOCD_APP_PARAMETERS");
     if (json != null && !json.isBlank()) {
       for (Map.Entry<String, String> p : parameters(json).entrySet()) {
-        options = apply(options, p.getKey(), p.getValue(), "parameter " + p.getKey());
+        set(params, p.getKey(), p.getValue(), "parameter " + p.getKey());
       }
     } else {
       for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
         if (e.getKey().startsWith("PARAM_")) {
           String name = optionName(e.getKey().substring("PARAM_".length()), e.getKey());
-          options = apply(options, name, e.getValue(), e.getKey());
+          set(params, name, e.getValue(), e.getKey());
         }
       }
     }
-    return options;
+    return params.build();
+  }
+
+  /**
+   * Argo CD's parameter announcements, one per option: name, title, tooltip (the option's help) and
+   * the default as the string value, in table order.
+   */
+  static String announcements() {
+    ArrayNode list = JsonNodeFactory.instance.arrayNode();
+    for (Option<?> option : OptionTable.ALL) {
+      ObjectNode p = list.addObject();
+      p.put("name", option.name());
+      p.put("title", option.name());
+      p.put("tooltip", option.helpText());
+      if (option.defaultText() != null) {
+        p.put("string", option.defaultText());
+      }
+    }
+    return list.toString();
   }
 
   /** Parameter name to value from {@code ARGOCD_APP_PARAMETERS}; only string parameters exist. */
@@ -159,12 +196,12 @@ final class ArgoCdCommand implements Callable<Integer> {
     Map<String, String> out = new TreeMap<>();
     for (JsonNode p : list) {
       String name = p.path("name").asText("");
-      if (!NamedOptions.NAMES.contains(name)) {
+      if (!OptionTable.names().contains(name)) {
         throw new IllegalArgumentException(
             "unknown parameter \""
                 + name
                 + "\"; known parameters: "
-                + String.join(", ", NamedOptions.NAMES));
+                + String.join(", ", OptionTable.names()));
       }
       if (!p.path("string").isTextual()) {
         throw new IllegalArgumentException(
@@ -177,22 +214,21 @@ final class ArgoCdCommand implements Callable<Integer> {
 
   /** {@code CLUSTER_DOMAIN} → {@code cluster-domain}, or an error naming {@code variable}. */
   private static String optionName(String suffix, String variable) {
-    for (String name : NamedOptions.NAMES) {
-      if (NamedOptions.envName(name).equals(suffix)) {
-        return name;
+    for (Option<?> option : OptionTable.ALL) {
+      if (option.envName().equals(suffix)) {
+        return option.name();
       }
     }
     throw new IllegalArgumentException(
         "unknown variable "
             + variable
             + "; known suffixes: "
-            + String.join(", ", NamedOptions.NAMES.stream().map(NamedOptions::envName).toList()));
+            + String.join(", ", OptionTable.ALL.stream().map(Option::envName).toList()));
   }
 
-  private static CompileOptions apply(
-      CompileOptions options, String name, String value, String from) {
+  private static void set(CompileOptions.Draft draft, String name, String value, String from) {
     try {
-      return NamedOptions.apply(options, name, value);
+      draft.setText(name, value);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(from + ": " + e.getMessage(), e);
     }

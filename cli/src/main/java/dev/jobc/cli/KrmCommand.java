@@ -11,7 +11,6 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Severity;
 import dev.jobc.io.InputFiles;
-import dev.jobc.io.NamedOptions;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
@@ -238,7 +237,9 @@ final class KrmCommand implements Callable<Integer> {
       }
       named.put(e.getKey(), e.getValue().asText());
     }
-    return NamedOptions.applyAll(options, named);
+    CompileOptions.Draft draft = options.toDraft();
+    named.forEach(draft::setText);
+    return draft.build();
   }
 
   /** Where an item came from: its file and index within it, as the orchestrator annotated it. */

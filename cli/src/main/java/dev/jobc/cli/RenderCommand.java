@@ -1,7 +1,6 @@
 package dev.jobc.cli;
 
 import dev.jobc.ManifestCompiler;
-import dev.jobc.io.NamedOptions;
 import dev.jobc.io.OutputDirectory;
 import dev.jobc.io.Render;
 import dev.jobc.io.RenderedDirectory;
@@ -9,9 +8,7 @@ import dev.jobc.model.OutputObject;
 import dev.jobc.options.CompileOptions;
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -29,6 +26,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "render",
+    modelTransformer = CompileFlags.class,
     mixinStandardHelpOptions = true,
     versionProvider = JobcCommand.Version.class,
     sortOptions = false,
@@ -93,90 +91,6 @@ final class RenderCommand implements Callable<Integer> {
               + " naming each file on stderr; for pre-commit hooks, which otherwise miss new"
               + " files.")
   private boolean failIfChanged;
-
-  @Option(
-      names = "--namespace",
-      paramLabel = "NS",
-      description = "Namespace for jobs that do not set metadata.namespace.")
-  private String namespace;
-
-  @Option(
-      names = "--cluster-domain",
-      paramLabel = "DOMAIN",
-      description = "Cluster DNS domain appended to host names (<pod>.<job>.<ns>.svc.DOMAIN).")
-  private String clusterDomain;
-
-  @Option(
-      names = "--kubectl-image",
-      paramLabel = "IMAGE",
-      description = "Image that provides kubectl for kubexec.sh (default: ${DEFAULT-VALUE}).")
-  private String kubectlImage = CompileOptions.DEFAULT_KUBECTL_IMAGE;
-
-  @Option(
-      names = "--disable-flux-substitution",
-      description =
-          "Annotate generated objects kustomize.toolkit.fluxcd.io/substitute: disabled, so that"
-              + " Flux post-build substitution leaves ${...} in commands and scripts alone.")
-  private boolean disableFluxSubstitution;
-
-  @Option(
-      names = "--sidecar-image",
-      paramLabel = "IMAGE",
-      description =
-          "Image of the jobc sidecar that waits for peer pods at run time (default:"
-              + " ${DEFAULT-VALUE}).")
-  private String sidecarImage = CompileOptions.DEFAULT_SIDECAR_IMAGE;
-
-  @Option(
-      names = "--transport",
-      paramLabel = "kubexec|ssh",
-      description =
-          "How the launcher reaches workers: kubexec (kubectl exec, the default; no keys) or ssh"
-              + " (keys from an existing Secret, see --ssh-secret).")
-  private String transport = "kubexec";
-
-  @Option(
-      names = "--ssh-secret",
-      paramLabel = "NAME",
-      description =
-          "Existing Secret (kubernetes.io/ssh-auth) with the SSH keys; implies --transport ssh."
-              + " jobc never generates keys.")
-  private String sshSecret;
-
-  @Option(
-      names = "--workers",
-      paramLabel = "statefulset|pods",
-      description =
-          "What runs the workers: a StatefulSet <job>-worker (default; lost workers come back)"
-              + " or bare Pods <job>-worker-<i> (mpi-operator's own shape).")
-  private String workers = "statefulset";
-
-  @Option(
-      names = "--gpus-per-node",
-      paramLabel = "N",
-      description =
-          "GPUs per node for v1alpha1 'gpus:' totals without spec.gpusPerNode (default:"
-              + " ${DEFAULT-VALUE}).")
-  private int gpusPerNode = CompileOptions.DEFAULT_PER_NODE;
-
-  @Option(
-      names = "--units-per-node",
-      paramLabel = "N",
-      description =
-          "Units per node for v1alpha1 'processingUnits:' totals without"
-              + " spec.processingUnitsPerNode (default: ${DEFAULT-VALUE}).")
-  private int unitsPerNode = CompileOptions.DEFAULT_PER_NODE;
-
-  @Option(
-      names = "--gang-scheduler",
-      paramLabel = "SCHEDULER",
-      description =
-          "Gang-schedule every job: volcano (Volcano PodGroup, schedulerName volcano),"
-              + " scheduler-plugins (coscheduling PodGroup, schedulerName"
-              + " scheduler-plugins-scheduler) or any other scheduler name (coscheduling PodGroup,"
-              + " that schedulerName). A job's jobc.dev/gang-scheduler annotation wins; an empty"
-              + " one turns gang scheduling off for that job.")
-  private String gangScheduler;
 
   @Override
   public Integer call() {
@@ -245,28 +159,8 @@ final class RenderCommand implements Callable<Integer> {
   }
 
   private CompileOptions options() {
-    Map<String, String> named = new LinkedHashMap<>();
-    named.put("kubectl-image", kubectlImage);
-    if (namespace != null) {
-      named.put("namespace", namespace);
-    }
-    if (clusterDomain != null) {
-      named.put("cluster-domain", clusterDomain);
-    }
-    named.put("disable-flux-substitution", String.valueOf(disableFluxSubstitution));
-    named.put("transport", transport);
-    if (sshSecret != null) {
-      named.put("ssh-secret", sshSecret); // implies --transport ssh
-    }
-    named.put("workers", workers);
-    named.put("gpus-per-node", String.valueOf(gpusPerNode));
-    named.put("units-per-node", String.valueOf(unitsPerNode));
-    named.put("sidecar-image", sidecarImage);
-    if (gangScheduler != null) {
-      named.put("gang-scheduler", gangScheduler);
-    }
     try {
-      return NamedOptions.applyAll(CompileOptions.defaults(), named);
+      return CompileFlags.options(spec);
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.jobc.options.OptionTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,14 +55,22 @@ class ArgoCdIT {
   }
 
   @Test
-  void pluginAnnouncesEveryOption() {
-    List<String> announced = new ArrayList<>();
-    plugin()
-        .path("spec")
-        .path("parameters")
-        .path("static")
-        .forEach(p -> announced.add(p.path("name").asText()));
-    assertThat(announced).containsExactlyElementsOf(dev.jobc.io.NamedOptions.NAMES);
+  void pluginAnnouncesEveryOptionThroughItsDynamicCommand() throws Exception {
+    JsonNode dynamic = plugin().path("spec").path("parameters").path("dynamic");
+    List<String> command = new ArrayList<>();
+    dynamic.path("command").forEach(c -> command.add(c.asText()));
+    assertThat(command).startsWith("jobc", "argocd");
+    // Run as argocd-cmp-server runs it: in the application directory, bin/ first on the PATH.
+    ExternalCommand run =
+        ExternalCommand.run(tmp, Map.of("PATH", ExternalCommand.pathWithBin()), "", command);
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    JsonNode announced = new ObjectMapper().readTree(run.out());
+    List<String> names = new ArrayList<>();
+    announced.forEach(p -> names.add(p.path("name").asText()));
+    assertThat(names).containsExactlyElementsOf(OptionTable.names());
+    assertThat(announced.get(OptionTable.TRANSPORT.index()).path("string").asText())
+        .isEqualTo("kubexec");
+    assertThat(announced.get(OptionTable.NAMESPACE.index()).has("string")).isFalse();
   }
 
   @Test

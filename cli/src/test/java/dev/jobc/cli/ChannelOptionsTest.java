@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.io.NamedOptions;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.Transport;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -15,7 +16,7 @@ class ChannelOptionsTest {
   @Test
   void everyNamedOptionIsARenderFlag() {
     CommandLine render = new CommandLine(new JobcCommand()).getSubcommands().get("render");
-    for (String name : NamedOptions.NAMES) {
+    for (String name : OptionTable.names()) {
       assertThat(render.getCommandSpec().findOption("--" + name)).as(name).isNotNull();
     }
     // And the other way round: a new render flag must also reach KRM, Argo CD and Maven.
@@ -23,9 +24,58 @@ class ChannelOptionsTest {
       String name = option.longestName().replaceFirst("^--", "");
       if (!java.util.Set.of("output", "check", "fail-if-changed", "help", "version")
           .contains(name)) {
-        assertThat(NamedOptions.NAMES).as("render flag --" + name).contains(name);
+        assertThat(OptionTable.names()).as("render flag --" + name).contains(name);
       }
     }
+  }
+
+  @Test
+  void renderFlagsAreParsedByTheTable() {
+    CommandLine cli = new CommandLine(new JobcCommand());
+    cli.parseArgs(
+        "render",
+        "--ssh-secret",
+        "keys",
+        "--gpus-per-node",
+        "4",
+        "--disable-flux-substitution",
+        "-");
+    CommandLine render = cli.getSubcommands().get("render");
+    CompileOptions options = CompileFlags.options(render.getCommandSpec());
+    assertThat(options.get(OptionTable.SSH_SECRET)).isEqualTo("keys");
+    // ssh-secret implies the ssh transport when --transport is not given ...
+    assertThat(options.get(OptionTable.TRANSPORT)).isEqualTo(Transport.SSH);
+    assertThat(options.get(OptionTable.GPUS_PER_NODE)).isEqualTo(4);
+    assertThat(options.get(OptionTable.DISABLE_FLUX_SUBSTITUTION)).isTrue();
+    assertThat(options.get(OptionTable.KUBECTL_IMAGE))
+        .isEqualTo(OptionTable.KUBECTL_IMAGE.defaultValue());
+
+    // ... and an explicit --transport wins, in either order.
+    cli = new CommandLine(new JobcCommand());
+    cli.parseArgs("render", "--transport", "kubexec", "--ssh-secret", "keys", "-");
+    options = CompileFlags.options(cli.getSubcommands().get("render").getCommandSpec());
+    assertThat(options.get(OptionTable.TRANSPORT)).isEqualTo(Transport.KUBEXEC);
+
+    cli = new CommandLine(new JobcCommand());
+    cli.parseArgs("render", "--gpus-per-node", "0", "-");
+    CommandLine bad = cli.getSubcommands().get("render");
+    assertThatThrownBy(() -> CompileFlags.options(bad.getCommandSpec()))
+        .hasMessage("gpus-per-node must be a whole number from 1 to 999999999, not \"0\"");
+  }
+
+  @Test
+  void renderHelpShowsEachOptionOnceWithItsDefault() {
+    String help =
+        new CommandLine(new JobcCommand()).getSubcommands().get("render").getUsageMessage();
+    assertThat(help).contains("--transport=kubexec|ssh").contains("Default: kubexec.");
+    assertThat(help).doesNotContain("null");
+    for (String name : OptionTable.names()) {
+      // One row in the option list, whatever picocli's layout: the row starts with the flag.
+      assertThat(help.lines().filter(l -> l.strip().startsWith("--" + name)).count())
+          .as(name)
+          .isEqualTo(1);
+    }
+    assertThat(help).contains("leaves ${...} in commands");
   }
 
   @Test
@@ -35,15 +85,16 @@ class ChannelOptionsTest {
                 "kind: ConfigMap\ndata:\n  namespace: ns\n  disable-flux-substitution: \"true\"\n")
             .get(0);
     CompileOptions options = KrmCommand.options(configMap);
-    assertThat(options.namespace()).isEqualTo("ns");
-    assertThat(options.disableFluxSubstitution()).isTrue();
+    assertThat(options.get(OptionTable.NAMESPACE)).isEqualTo("ns");
+    assertThat(options.get(OptionTable.DISABLE_FLUX_SUBSTITUTION)).isTrue();
 
     JsonNode typed =
         YamlStream.parse(
                 "apiVersion: fn.jobc.dev/v1\nkind: JobcConfig\nmetadata:\n  name: x\n"
                     + "cluster-domain: cluster.local\n")
             .get(0);
-    assertThat(KrmCommand.options(typed).clusterDomain()).isEqualTo("cluster.local");
+    assertThat(KrmCommand.options(typed).get(OptionTable.CLUSTER_DOMAIN))
+        .isEqualTo("cluster.local");
 
     JsonNode typo = YamlStream.parse("kind: ConfigMap\ndata:\n  namespcae: ns\n").get(0);
     assertThatThrownBy(() -> KrmCommand.options(typo)).hasMessageContaining("namespcae");
@@ -90,15 +141,18 @@ class ChannelOptionsTest {
                 "ARGOCD_ENV_JOBC_CLUSTER_DOMAIN", "cluster.local",
                 "ARGOCD_APP_PARAMETERS", "[{\"name\":\"namespace\",\"string\":\"param\"}]",
                 "PARAM_NAMESPACE", "ignored-when-the-json-is-there"));
-    assertThat(options.namespace()).isEqualTo("param");
-    assertThat(options.clusterDomain()).isEqualTo("cluster.local");
+    assertThat(options.get(OptionTable.NAMESPACE)).isEqualTo("param");
+    assertThat(options.get(OptionTable.CLUSTER_DOMAIN)).isEqualTo("cluster.local");
 
-    assertThat(ArgoCdCommand.options(Map.of("ARGOCD_APP_NAMESPACE", "dest")).namespace())
+    assertThat(
+            ArgoCdCommand.options(Map.of("ARGOCD_APP_NAMESPACE", "dest"))
+                .get(OptionTable.NAMESPACE))
         .isEqualTo("dest");
-    assertThat(ArgoCdCommand.options(Map.of("PARAM_NAMESPACE", "p")).namespace()).isEqualTo("p");
+    assertThat(ArgoCdCommand.options(Map.of("PARAM_NAMESPACE", "p")).get(OptionTable.NAMESPACE))
+        .isEqualTo("p");
     assertThatThrownBy(
             () -> ArgoCdCommand.options(Map.of("ARGOCD_ENV_JOBC_DISABLE_FLUX_SUBSTITUTION", "yes")))
         .hasMessageContaining("ARGOCD_ENV_JOBC_DISABLE_FLUX_SUBSTITUTION")
-        .hasMessageContaining("expected true or false");
+        .hasMessageContaining("disable-flux-substitution must be true or false, not \"yes\"");
   }
 }

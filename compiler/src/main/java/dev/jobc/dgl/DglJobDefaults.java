@@ -6,6 +6,7 @@ import dev.jobc.diag.Finding;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.JobAnnotations;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ public final class DglJobDefaults {
     ObjectMeta meta = job.metadata() != null ? job.metadata() : new ObjectMeta();
     String namespace = meta.getNamespace();
     if (namespace == null || namespace.isEmpty()) {
-      namespace = options.namespace();
+      namespace = options.get(OptionTable.NAMESPACE);
     }
     JobAnnotations.Applied annotations = JobAnnotations.apply(meta, options);
     List<Finding> findings = new ArrayList<>(annotations.findings());

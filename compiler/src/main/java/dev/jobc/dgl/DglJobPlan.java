@@ -1,6 +1,6 @@
 package dev.jobc.dgl;
 
-import dev.jobc.options.CompileOptions.WorkerKind;
+import dev.jobc.options.WorkerKind;
 import java.util.List;
 
 /**

@@ -4,6 +4,7 @@ import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
@@ -17,7 +18,7 @@ public final class DglJobPlanner {
     CompileOptions options = job.options();
     String name = job.name();
     String ns = job.namespace();
-    String domain = options.clusterDomain();
+    String domain = options.get(OptionTable.CLUSTER_DOMAIN);
     String service = Naming.service(name);
     PartitionMode mode = job.mode().orElseThrow();
     int slots = job.slotsPerWorker();
@@ -69,9 +70,9 @@ public final class DglJobPlanner {
         launcher,
         shm,
         portBlock,
-        options.workers(),
-        options.kubectlImage(),
-        options.sidecarImage());
+        options.get(OptionTable.WORKERS),
+        options.get(OptionTable.KUBECTL_IMAGE),
+        options.get(OptionTable.SIDECAR_IMAGE));
   }
 
   private static Container firstContainer(ReplicaSpec spec) {

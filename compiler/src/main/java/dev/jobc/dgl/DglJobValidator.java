@@ -10,8 +10,9 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
-import dev.jobc.options.CompileOptions.WorkerKind;
 import dev.jobc.options.Dns;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
 import dev.jobc.validate.JobNames;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
@@ -130,7 +131,7 @@ public final class DglJobValidator {
       }
       if (!reported
           && (mode == null || mode.hasWorkers())
-          && options.workers() == WorkerKind.STATEFUL_SET) {
+          && options.get(OptionTable.WORKERS) == WorkerKind.STATEFUL_SET) {
         JobNames.statefulSetFits(name, "render with --workers pods", out);
       }
     }

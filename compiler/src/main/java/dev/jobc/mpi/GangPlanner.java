@@ -5,6 +5,7 @@ import dev.jobc.k8s.QuantitySum;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.mpi.GangPlan.Flavor;
+import dev.jobc.options.OptionTable;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -44,7 +45,7 @@ public final class GangPlanner {
    * applied to the model's options.
    */
   public static String scheduler(MpiJobModel job) {
-    return job.options().gangScheduler();
+    return job.options().get(OptionTable.GANG_SCHEDULER);
   }
 
   /** mpi-operator v2: {@code volcano} is Volcano; any other name is scheduler-plugins. */

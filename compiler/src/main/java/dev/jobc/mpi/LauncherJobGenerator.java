@@ -6,6 +6,7 @@ import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -77,7 +78,8 @@ public final class LauncherJobGenerator {
               PodTemplates.sshMount(plan.job().sshAuthMountPath()),
               runtimeMount()));
       volumes.add(
-          PodTemplates.sshVolume(plan.options().sshSecret(), plan.job().sshAuthMountPath()));
+          PodTemplates.sshVolume(
+              plan.options().get(OptionTable.SSH_SECRET), plan.job().sshAuthMountPath()));
       volumes.add(
           PodTemplates.configVolume(
               Naming.configMap(plan.name()),
@@ -93,7 +95,7 @@ public final class LauncherJobGenerator {
       inits.add(
           PodTemplates.kubectlCopy(
               Naming.KUBECTL_DELIVERY,
-              plan.options().kubectlImage(),
+              plan.options().get(OptionTable.KUBECTL_IMAGE),
               Naming.KUBECTL_VOLUME,
               Naming.KUBECTL_MOUNT));
       spec.setInitContainers(inits);

@@ -7,6 +7,7 @@ import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.JobAnnotations;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.NodeSelectorTermBuilder;
@@ -63,7 +64,7 @@ public final class MpiJobDefaults {
     ObjectMeta meta = job.metadata() != null ? job.metadata() : new ObjectMeta();
     String namespace = meta.getNamespace();
     if (namespace == null || namespace.isEmpty()) {
-      namespace = options.namespace();
+      namespace = options.get(OptionTable.NAMESPACE);
     }
     JobAnnotations.Applied annotations = JobAnnotations.apply(meta, options);
     List<Finding> findings = new ArrayList<>(annotations.findings());

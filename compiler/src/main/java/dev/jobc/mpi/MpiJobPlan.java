@@ -4,6 +4,9 @@ import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiImplementation;
 import dev.jobc.conventions.MpiImplementation.Env;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.Transport;
+import dev.jobc.options.WorkerKind;
 import java.util.List;
 import java.util.Map;
 
@@ -51,14 +54,14 @@ public record MpiJobPlan(
   }
 
   public String clusterDomain() {
-    return options.clusterDomain();
+    return options.get(OptionTable.CLUSTER_DOMAIN);
   }
 
   public boolean ssh() {
-    return options.transport() == CompileOptions.Transport.SSH;
+    return options.get(OptionTable.TRANSPORT) == Transport.SSH;
   }
 
   public boolean podWorkers() {
-    return options.workers() == CompileOptions.WorkerKind.PODS;
+    return options.get(OptionTable.WORKERS) == WorkerKind.PODS;
   }
 }

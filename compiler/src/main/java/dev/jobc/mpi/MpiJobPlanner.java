@@ -8,6 +8,8 @@ import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.Transport;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +29,7 @@ public final class MpiJobPlanner {
     MpiImplementation impl = MpiImplementation.fromSpec(job.implementation());
     int slots = job.slotsPerWorker();
     int workers = job.workerReplicas();
-    String domain = options.clusterDomain();
+    String domain = options.get(OptionTable.CLUSTER_DOMAIN);
     boolean fqdn = !era.podNameHosts();
 
     List<String> pods = new ArrayList<>(workers);
@@ -56,7 +58,7 @@ public final class MpiJobPlanner {
 
     boolean gpu = hasGpu(job.launcher());
     List<Env> env = new ArrayList<>();
-    boolean ssh = options.transport() == CompileOptions.Transport.SSH;
+    boolean ssh = options.get(OptionTable.TRANSPORT) == Transport.SSH;
     if (era == MpiEra.V2BETA1 || ssh) {
       env.add(new Env("K_MPI_JOB_ROLE", MpiLabels.LAUNCHER));
     }

@@ -10,10 +10,11 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
-import dev.jobc.options.CompileOptions.Transport;
-import dev.jobc.options.CompileOptions.WorkerKind;
 import dev.jobc.options.Dns;
 import dev.jobc.options.JobAnnotations;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.Transport;
+import dev.jobc.options.WorkerKind;
 import dev.jobc.validate.JobNames;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
@@ -81,7 +82,7 @@ public final class MpiJobValidator {
                     + Quoting.quote(host)
                     + ": "
                     + String.join("; ", problems)));
-      } else if (job.options().workers() == WorkerKind.STATEFUL_SET) {
+      } else if (job.options().get(OptionTable.WORKERS) == WorkerKind.STATEFUL_SET) {
         JobNames.statefulSetFits(name, "use --workers pods", out);
       }
     }
@@ -229,7 +230,8 @@ public final class MpiJobValidator {
     String templateRestart = pod.getRestartPolicy();
     if (job.era() != MpiEra.V1ALPHA1 && templateRestart != null && !templateRestart.isEmpty()) {
       String effective =
-          MpiJob.WORKER.equals(type) && job.options().workers() == WorkerKind.STATEFUL_SET
+          MpiJob.WORKER.equals(type)
+                  && job.options().get(OptionTable.WORKERS) == WorkerKind.STATEFUL_SET
               ? "Always"
               : spec.restartPolicy();
       if (!templateRestart.equals(effective)) {
@@ -259,7 +261,7 @@ public final class MpiJobValidator {
               Code.FORBIDDEN,
               path,
               "Forbidden: a job without a Worker replica spec has no workers to scale"));
-    } else if (job.options().workers() == WorkerKind.PODS) {
+    } else if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS) {
       out.add(
           error(
               Code.FORBIDDEN,
@@ -294,7 +296,9 @@ public final class MpiJobValidator {
       String last = Naming.workerPod(name, (int) Math.min(workers - 1, Integer.MAX_VALUE));
       // A hostfile line ("<host> slots=N") and an echo line per worker; the last worker's host
       // name is the longest. 4 KiB covers kubexec.sh.
-      long host = Naming.fqdn(last, name, job.namespace(), job.options().clusterDomain()).length();
+      long host =
+          Naming.fqdn(last, name, job.namespace(), job.options().get(OptionTable.CLUSTER_DOMAIN))
+              .length();
       long estimate = workers * (2 * host + 24) + 4096;
       if (estimate > OBJECT_LIMIT) {
         out.add(
@@ -334,7 +338,8 @@ public final class MpiJobValidator {
   /** SSH needs keys, and jobc never generates key material: they must come from a Secret. */
   private static void validateTransport(MpiJobModel job, List<Finding> out) {
     CompileOptions options = job.options();
-    if (options.transport() == Transport.SSH && options.sshSecret() == null) {
+    if (options.get(OptionTable.TRANSPORT) == Transport.SSH
+        && options.get(OptionTable.SSH_SECRET) == null) {
       out.add(
           error(
               Code.REQUIRED,
@@ -354,7 +359,7 @@ public final class MpiJobValidator {
    */
   private static void warnAboutSshd(MpiJobModel job, List<Finding> out) {
     ReplicaSpec worker = job.worker();
-    if (job.options().transport() != Transport.KUBEXEC
+    if (job.options().get(OptionTable.TRANSPORT) != Transport.KUBEXEC
         || job.era() == MpiEra.V1ALPHA1
         || worker == null
         || containers(worker) == null

@@ -2,6 +2,7 @@ package dev.jobc.mpi;
 
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.Naming;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -60,8 +61,8 @@ public final class SidecarContainers {
     add(args, "--era", plan.era().apiVersion().substring(plan.era().apiVersion().indexOf('/') + 1));
     add(args, "--mpi-implementation", plan.implementation().specName());
     add(args, "--slots", Integer.toString(plan.slots()));
-    if (plan.options().clusterDomain() != null) {
-      add(args, "--cluster-domain", plan.options().clusterDomain());
+    if (plan.options().get(OptionTable.CLUSTER_DOMAIN) != null) {
+      add(args, "--cluster-domain", plan.options().get(OptionTable.CLUSTER_DOMAIN));
     }
     if (plan.launcherHost() != null) {
       add(args, "--launcher-host", plan.launcherHost());
@@ -78,7 +79,7 @@ public final class SidecarContainers {
     add(args, "--config-dir", Naming.SIDECAR_CONFIG_MOUNT);
     add(args, "--output-dir", Naming.CONFIG_MOUNT);
     add(args, "--ready-file", Naming.SIDECAR_READY_FILE);
-    return base(plan.options().sidecarImage(), Naming.SIDECAR, args)
+    return base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args)
         .withRestartPolicy("Always")
         .withNewStartupProbe()
         .withNewExec()

@@ -4,6 +4,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
@@ -56,7 +57,9 @@ public record SlotPlan(int workers, int unitsPerWorker, String resource, boolean
       int perNode =
           specPerNode != null
               ? specPerNode
-              : gpus != null ? options.gpusPerNode() : options.unitsPerNode();
+              : gpus != null
+                  ? options.get(OptionTable.GPUS_PER_NODE)
+                  : options.get(OptionTable.UNITS_PER_NODE);
       String resource = gpus != null ? GPU : type;
       if (total < 1) {
         return error(

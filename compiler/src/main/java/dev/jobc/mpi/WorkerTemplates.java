@@ -5,6 +5,7 @@ import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -65,7 +66,8 @@ final class WorkerTemplates {
       spec.setVolumes(
           PodTemplates.append(
               spec.getVolumes(),
-              PodTemplates.sshVolume(plan.options().sshSecret(), plan.job().sshAuthMountPath())));
+              PodTemplates.sshVolume(
+                  plan.options().get(OptionTable.SSH_SECRET), plan.job().sshAuthMountPath())));
     } else {
       // Open MPI checks the rsh agent's path on every rank (mpi-operator v1).
       main.setVolumeMounts(PodTemplates.append(main.getVolumeMounts(), PodTemplates.configMount()));

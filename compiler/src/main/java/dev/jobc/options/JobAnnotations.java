@@ -5,14 +5,12 @@ import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Suggestions;
-import dev.jobc.options.CompileOptions.Transport;
-import dev.jobc.options.CompileOptions.WorkerKind;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.BiFunction;
 
 /**
  * Per-job settings in {@code jobc.dev/*} annotations. They override the compile options (the
@@ -21,32 +19,12 @@ import java.util.function.BiFunction;
  * unknown field is.
  */
 public final class JobAnnotations {
-  public static final String PREFIX = "jobc.dev/";
+  public static final String PREFIX = Option.ANNOTATION_PREFIX;
   public static final String MAX_REPLICAS = PREFIX + "max-replicas";
-  public static final String SSH_SECRET = PREFIX + "ssh-secret";
+  public static final String SSH_SECRET = OptionTable.SSH_SECRET.annotation();
 
-  /** The annotations that map onto an option, by key. */
-  private static final Map<String, BiFunction<CompileOptions, String, CompileOptions>> OPTIONS =
-      new TreeMap<>(
-          Map.of(
-              PREFIX + "cluster-domain",
-              CompileOptions::withClusterDomain,
-              PREFIX + "kubectl-image",
-              CompileOptions::withKubectlImage,
-              PREFIX + "sidecar-image",
-              CompileOptions::withSidecarImage,
-              PREFIX + "transport",
-              (o, v) -> o.withTransport(Transport.parse(v)),
-              SSH_SECRET,
-              (o, v) -> o.withSshSecret(v).withTransport(Transport.SSH),
-              PREFIX + "gang-scheduler",
-              CompileOptions::withGangScheduler,
-              PREFIX + "workers",
-              (o, v) -> o.withWorkers(WorkerKind.parse(v)),
-              PREFIX + "gpus-per-node",
-              (o, v) -> o.withGpusPerNode(positive(v)),
-              PREFIX + "units-per-node",
-              (o, v) -> o.withUnitsPerNode(positive(v))));
+  /** The annotations that set an option, by key: every per-job row of {@link OptionTable}. */
+  private static final Map<String, Option<?>> OPTIONS = perJobOptions();
 
   /** What the annotations of one job say. */
   public record Applied(CompileOptions options, Integer maxReplicas, List<Finding> findings) {}
@@ -60,8 +38,7 @@ public final class JobAnnotations {
             ? Map.of()
             : new TreeMap<>(metadata.getAnnotations());
     Integer maxReplicas = null;
-    // jobc.dev/transport is applied after jobc.dev/ssh-secret (TreeMap order), so an explicit
-    // transport wins over the one the secret implies.
+    CompileOptions.Draft draft = null;
     for (Map.Entry<String, String> e : annotations.entrySet()) {
       String key = e.getKey();
       if (!key.startsWith(PREFIX)) {
@@ -77,7 +54,7 @@ public final class JobAnnotations {
         }
         continue;
       }
-      var option = OPTIONS.get(key);
+      Option<?> option = OPTIONS.get(key);
       if (option == null) {
         List<String> known = new ArrayList<>(OPTIONS.keySet());
         known.add(MAX_REPLICAS);
@@ -92,12 +69,25 @@ public final class JobAnnotations {
         continue;
       }
       try {
-        options = option.apply(options, value);
+        draft = draft == null ? options.toDraft() : draft;
+        draft.setText(option, value);
       } catch (IllegalArgumentException ex) {
         findings.add(invalid(path, value, ex.getMessage()));
       }
     }
-    return new Applied(options, maxReplicas, findings);
+    // The job's annotations are one channel: jobc.dev/ssh-secret implies the ssh transport
+    // unless jobc.dev/transport says otherwise.
+    return new Applied(draft == null ? options : draft.build(), maxReplicas, findings);
+  }
+
+  private static Map<String, Option<?>> perJobOptions() {
+    Map<String, Option<?>> out = new TreeMap<>();
+    for (Option<?> option : OptionTable.ALL) {
+      if (option.perJob()) {
+        out.put(option.annotation(), option);
+      }
+    }
+    return Collections.unmodifiableMap(out);
   }
 
   private static Finding invalid(FieldPath path, String value, String why) {

@@ -9,6 +9,8 @@ import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Finding;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
@@ -176,7 +178,7 @@ class DglJobValidatorTest {
     assertThat(
             DglJobValidator.validate(
                 DglJobDefaults.apply(
-                    job, CompileOptions.defaults().withWorkers(CompileOptions.WorkerKind.PODS))))
+                    job, CompileOptions.defaults().with(OptionTable.WORKERS, WorkerKind.PODS))))
         .isEmpty();
   }
 

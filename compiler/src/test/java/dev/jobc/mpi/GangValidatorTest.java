@@ -9,6 +9,7 @@ import dev.jobc.conventions.MpiEra;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Severity;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import java.util.List;
 import java.util.stream.Stream;
 import org.assertj.core.groups.Tuple;
@@ -112,7 +113,8 @@ class GangValidatorTest {
   @ParameterizedTest
   @MethodSource("cases")
   void findings(String yaml, String gangScheduler, List<Tuple> expected) throws Exception {
-    CompileOptions options = CompileOptions.defaults().withGangScheduler(gangScheduler);
+    CompileOptions options =
+        CompileOptions.defaults().with(OptionTable.GANG_SCHEDULER, gangScheduler);
     MpiJob job = ObjectTrees.bind(new YAMLMapper().readTree(yaml), MpiJob.class);
     List<Finding> findings =
         MpiJobValidator.validate(MpiJobDefaults.apply(job, MpiEra.V2BETA1, options));

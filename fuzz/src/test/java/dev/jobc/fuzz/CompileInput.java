@@ -1,6 +1,5 @@
 package dev.jobc.fuzz;
 
-import dev.jobc.io.NamedOptions;
 import dev.jobc.options.CompileOptions;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
@@ -51,7 +50,9 @@ record CompileInput(CompileOptions options, String text) {
       }
       named.put(option.substring(0, eq), option.substring(eq + 1));
     }
-    return new CompileInput(NamedOptions.applyAll(CompileOptions.defaults(), named), text);
+    CompileOptions.Draft draft = CompileOptions.defaults().toDraft();
+    named.forEach(draft::setText);
+    return new CompileInput(draft.build(), text);
   }
 
   /** The text of a seed: {@code yaml} behind an options line (none when there are no options). */

@@ -213,14 +213,15 @@ public final class OutputDirectory {
     if (target.getParent() == null) {
       throw new Refusal("it is the root directory");
     }
-    if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(path)) {
-      throw new Refusal("it is not a directory");
-    }
     Path parent = target.getParent();
     createDirectories(parent);
     String base = target.getFileName().toString();
     DirectoryLock lock = DirectoryLock.acquire(lockFile(target));
     try {
+      // Only under the lock: another writer's swap briefly moves the directory away.
+      if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(path)) {
+        throw new Refusal("it is not a directory");
+      }
       removeStaging(parent, base);
       judge(target, inputs);
       return stageAndSwap(target, files, parent, base);

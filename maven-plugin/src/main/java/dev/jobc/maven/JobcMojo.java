@@ -1,20 +1,19 @@
 package dev.jobc.maven;
 
 import dev.jobc.diag.Quoting;
-import dev.jobc.io.NamedOptions;
 import dev.jobc.options.CompileOptions;
 import java.io.File;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
 
-/** The parameters both goals share, and their mapping onto {@link ProjectRender}. */
-abstract class JobcMojo extends AbstractMojo {
+/**
+ * The parameters both goals share, and their mapping onto {@link ProjectRender}. The compile
+ * options come from {@link OptionParameters}, which the build generates from the option table.
+ */
+abstract class JobcMojo extends OptionParameters {
   /** The job specs: every {@code *.yaml} / {@code *.yml} below it. */
   @Parameter(
       property = "jobc.sourceDirectory",
@@ -28,50 +27,6 @@ abstract class JobcMojo extends AbstractMojo {
       defaultValue = "${project.build.directory}/jobc",
       required = true)
   File outputDirectory;
-
-  /** Namespace for jobs that do not set {@code metadata.namespace}. */
-  @Parameter(property = "jobc.namespace")
-  String namespace;
-
-  /** Cluster DNS domain appended to host names. */
-  @Parameter(property = "jobc.clusterDomain")
-  String clusterDomain;
-
-  /** Image that provides kubectl for {@code kubexec.sh}. */
-  @Parameter(property = "jobc.kubectlImage", defaultValue = CompileOptions.DEFAULT_KUBECTL_IMAGE)
-  String kubectlImage;
-
-  /** How the launcher reaches workers: {@code kubexec} or {@code ssh}. */
-  @Parameter(property = "jobc.transport", defaultValue = "kubexec")
-  String transport;
-
-  /** Existing Secret with the SSH keys; implies {@code transport} {@code ssh}. */
-  @Parameter(property = "jobc.sshSecret")
-  String sshSecret;
-
-  /** What runs the workers: {@code statefulset} or {@code pods}. */
-  @Parameter(property = "jobc.workers", defaultValue = "statefulset")
-  String workers;
-
-  /** GPUs per node for v1alpha1 {@code gpus:} totals without {@code spec.gpusPerNode}. */
-  @Parameter(property = "jobc.gpusPerNode", defaultValue = "8")
-  int gpusPerNode;
-
-  /** Units per node for v1alpha1 {@code processingUnits:} totals. */
-  @Parameter(property = "jobc.unitsPerNode", defaultValue = "8")
-  int unitsPerNode;
-
-  /** Image of the jobc sidecar that waits for peer pods at run time. */
-  @Parameter(property = "jobc.sidecarImage", defaultValue = CompileOptions.DEFAULT_SIDECAR_IMAGE)
-  String sidecarImage;
-
-  /** Gang-schedule every job: {@code volcano}, {@code scheduler-plugins} or a scheduler name. */
-  @Parameter(property = "jobc.gangScheduler")
-  String gangScheduler;
-
-  /** Annotate generated objects {@code kustomize.toolkit.fluxcd.io/substitute: disabled}. */
-  @Parameter(property = "jobc.disableFluxSubstitution", defaultValue = "false")
-  boolean disableFluxSubstitution;
 
   /** Skip jobc entirely. */
   @Parameter(property = "jobc.skip", defaultValue = "false")
@@ -95,28 +50,10 @@ abstract class JobcMojo extends AbstractMojo {
     }
     ProjectRender project;
     try {
-      // Through the same name table as the CLI, KRM and Argo CD, so values mean the same.
-      Map<String, String> named = new LinkedHashMap<>();
-      named.put("kubectl-image", kubectlImage);
-      named.put("transport", transport);
-      named.put("workers", workers);
-      named.put("gpus-per-node", String.valueOf(gpusPerNode));
-      named.put("units-per-node", String.valueOf(unitsPerNode));
-      named.put("sidecar-image", sidecarImage);
-      if (gangScheduler != null && !gangScheduler.isEmpty()) {
-        named.put("gang-scheduler", gangScheduler);
-      }
-      named.put("disable-flux-substitution", String.valueOf(disableFluxSubstitution));
-      if (namespace != null && !namespace.isEmpty()) {
-        named.put("namespace", namespace);
-      }
-      if (clusterDomain != null && !clusterDomain.isEmpty()) {
-        named.put("cluster-domain", clusterDomain);
-      }
-      if (sshSecret != null && !sshSecret.isEmpty()) {
-        named.put("ssh-secret", sshSecret);
-      }
-      CompileOptions options = NamedOptions.applyAll(CompileOptions.defaults(), named);
+      // Parsed by the option table, as the CLI, KRM and Argo CD parse their values.
+      CompileOptions.Draft draft = CompileOptions.defaults().toDraft();
+      optionValues().forEach(draft::setText);
+      CompileOptions options = draft.build();
       project =
           new ProjectRender(
               baseDirectory.toPath(),

@@ -3,7 +3,6 @@ package dev.jobc.maven;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.jobc.options.CompileOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,12 +44,6 @@ class JobcMojoTest {
     mojo.outputDirectory = project.resolve("target/jobc").toFile();
     mojo.baseDirectory = project.toFile();
     mojo.stampFile = project.resolve("target/jobc.stamp").toFile();
-    mojo.kubectlImage = CompileOptions.DEFAULT_KUBECTL_IMAGE;
-    mojo.sidecarImage = CompileOptions.DEFAULT_SIDECAR_IMAGE;
-    mojo.transport = "kubexec";
-    mojo.workers = "statefulset";
-    mojo.gpusPerNode = 8;
-    mojo.unitsPerNode = 8;
     return mojo;
   }
 

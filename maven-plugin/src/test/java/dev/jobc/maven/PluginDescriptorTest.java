@@ -2,6 +2,8 @@ package dev.jobc.maven;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.options.Option;
+import dev.jobc.options.OptionTable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -24,25 +26,50 @@ import org.w3c.dom.NodeList;
  * a change users see.
  */
 class PluginDescriptorTest {
-  private static final String SHARED =
-      """
-        baseDirectory java.io.File readonly default=${project.basedir}
-        clusterDomain java.lang.String property=jobc.clusterDomain
-        disableFluxSubstitution boolean property=jobc.disableFluxSubstitution default=false
-        gangScheduler java.lang.String property=jobc.gangScheduler
-        gpusPerNode int property=jobc.gpusPerNode default=8
-        kubectlImage java.lang.String property=jobc.kubectlImage default=docker.io/alpine/k8s:1.32.4
-        namespace java.lang.String property=jobc.namespace
-        outputDirectory java.io.File property=jobc.outputDirectory default=${project.build.directory}/jobc
-        sidecarImage java.lang.String property=jobc.sidecarImage default=ghcr.io/jobc-dev/jobc-sidecar:0.1.0
-        skip boolean property=jobc.skip default=false
-        sourceDirectory java.io.File property=jobc.sourceDirectory default=${project.basedir}/src/main/jobc
-        sshSecret java.lang.String property=jobc.sshSecret
-        stampFile java.io.File readonly default=${project.build.directory}/jobc.stamp
-        transport java.lang.String property=jobc.transport default=kubexec
-        unitsPerNode int property=jobc.unitsPerNode default=8
-        workers java.lang.String property=jobc.workers default=statefulset
-      """;
+  /** The parameters that are not compile options. */
+  private static final List<String> FIXED =
+      List.of(
+          "baseDirectory java.io.File readonly default=${project.basedir}",
+          "outputDirectory java.io.File property=jobc.outputDirectory"
+              + " default=${project.build.directory}/jobc",
+          "skip boolean property=jobc.skip default=false",
+          "sourceDirectory java.io.File property=jobc.sourceDirectory"
+              + " default=${project.basedir}/src/main/jobc",
+          "stampFile java.io.File readonly default=${project.build.directory}/jobc.stamp");
+
+  /**
+   * Every goal's parameters: the fixed ones, and one text parameter per option-table row with its
+   * property and no Maven default (an unset parameter leaves the table's default).
+   */
+  private static final String SHARED = shared();
+
+  private static String shared() {
+    Map<String, String> lines = new TreeMap<>();
+    FIXED.forEach(l -> lines.put(l.substring(0, l.indexOf(' ')), l));
+    for (Option<?> option : OptionTable.ALL) {
+      String name = option.camelName();
+      lines.put(name, name + " java.lang.String property=jobc." + name);
+    }
+    StringBuilder out = new StringBuilder();
+    lines.values().forEach(l -> out.append("  ").append(l).append('\n'));
+    return out.toString();
+  }
+
+  @Test
+  void optionParametersAreDescribedByTheTable() throws Exception {
+    Document doc = descriptor();
+    for (Element mojo : children(child(doc.getDocumentElement(), "mojos"), "mojo")) {
+      Map<String, String> descriptions = new TreeMap<>();
+      for (Element p : children(child(mojo, "parameters"), "parameter")) {
+        descriptions.put(text(p, "name"), text(p, "description"));
+      }
+      for (Option<?> option : OptionTable.ALL) {
+        assertThat(descriptions.get(option.camelName()))
+            .as(option.name())
+            .startsWith(option.helpText().replace("<", "&lt;").replace(">", "&gt;"));
+      }
+    }
+  }
 
   @Test
   void descriptorIsPinned() throws Exception {
@@ -57,12 +84,7 @@ class PluginDescriptorTest {
 
   /** One line per goal and per parameter, sorted by name. */
   private static String summary() throws Exception {
-    Document doc;
-    try (InputStream in =
-        PluginDescriptorTest.class.getResourceAsStream("/META-INF/maven/plugin.xml")) {
-      assertThat(in).as("plugin.xml on the test class path").isNotNull();
-      doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
-    }
+    Document doc = descriptor();
     Element plugin = doc.getDocumentElement();
     StringBuilder out = new StringBuilder("prefix " + text(plugin, "goalPrefix") + "\n");
     Map<String, Element> mojos = new TreeMap<>();
@@ -102,6 +124,14 @@ class PluginDescriptorTest {
       lines.values().forEach(l -> out.append(l).append('\n'));
     }
     return out.toString();
+  }
+
+  private static Document descriptor() throws Exception {
+    try (InputStream in =
+        PluginDescriptorTest.class.getResourceAsStream("/META-INF/maven/plugin.xml")) {
+      assertThat(in).as("plugin.xml on the test class path").isNotNull();
+      return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
+    }
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.jobc.maven;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,7 +55,7 @@ class ProjectRenderTest {
             project.resolve("src/main/jobc"),
             project.resolve("target/jobc"),
             project.resolve("target/jobc.stamp"),
-            CompileOptions.defaults().withNamespace("other"));
+            CompileOptions.defaults().with(OptionTable.NAMESPACE, "other"));
     assertThat(other.render().upToDate()).as("options are part of the stamp").isFalse();
   }
 

@@ -10,6 +10,7 @@ import dev.jobc.conventions.MpiEra;
 import dev.jobc.model.CompileResult;
 import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -51,7 +52,7 @@ class MainTest {
           new ManifestCompiler()
               .compile(
                   List.of(new Source("pi.yaml", input)),
-                  CompileOptions.defaults().withClusterDomain("example.org"));
+                  CompileOptions.defaults().with(OptionTable.CLUSTER_DOMAIN, "example.org"));
       String config =
           result.objects().stream()
               .filter(o -> o.kind().equals("ConfigMap"))

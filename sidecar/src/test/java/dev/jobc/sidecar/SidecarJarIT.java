@@ -9,6 +9,7 @@ import dev.jobc.model.CompileResult;
 import dev.jobc.model.OutputObject;
 import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -267,7 +268,7 @@ class SidecarJarIT {
             REPOSITORY, dir.resolve("launcher"), launcher, List.of(config), api.url());
     List<String> waits =
         launcher.getSpec().getInitContainers().stream()
-            .filter(c -> c.getImage().equals(CompileOptions.DEFAULT_SIDECAR_IMAGE))
+            .filter(c -> c.getImage().equals(OptionTable.SIDECAR_IMAGE.defaultValue()))
             .map(c -> c.getName())
             .toList();
     assertThat(waits).containsExactly(DglNaming.PARTITIONER_WATCHER, DglNaming.WORKER_WATCHER);

@@ -1,0 +1,235 @@
+package dev.jobc.options;
+
+import dev.jobc.diag.Quoting;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/**
+ * Every compile option, one row each, in the order help texts list them. The CLI flags, the Maven
+ * parameters (generated from this table at build time), the KRM and Argo CD parameters and the
+ * per-job {@code jobc.dev/*} annotations are all read from here, so a new option is one row.
+ */
+public final class OptionTable {
+  private static final List<Option<?>> rows = new ArrayList<>();
+
+  // Images are pasted into pod specs and, through kubexec.sh, near a shell: no blanks or quotes.
+  private static final Pattern IMAGE = Pattern.compile("[^\\s\"'\\\\$`]+");
+
+  public static final Option<String> NAMESPACE =
+      row(
+          "namespace",
+          "NS",
+          String.class,
+          null,
+          text -> dns("namespace", text, Dns.dns1123Label(text)),
+          false,
+          "Namespace for jobs that do not set metadata.namespace.",
+          null);
+
+  public static final Option<String> CLUSTER_DOMAIN =
+      row(
+          "cluster-domain",
+          "DOMAIN",
+          String.class,
+          null,
+          text -> dns("cluster domain", text, Dns.dns1123Subdomain(text)),
+          true,
+          "Cluster DNS domain appended to host names (<pod>.<job>.<ns>.svc.DOMAIN); without it"
+              + " host names stop at .svc, as mpi-operator's do by default.",
+          null);
+
+  public static final Option<String> KUBECTL_IMAGE =
+      row(
+          "kubectl-image",
+          "IMAGE",
+          String.class,
+          "docker.io/alpine/k8s:1.32.4",
+          text -> image("kubectl image", text),
+          true,
+          "Image that provides kubectl for kubexec.sh (it needs sh, cp and kubectl on its PATH).",
+          null);
+
+  public static final Option<Transport> TRANSPORT =
+      row(
+          "transport",
+          "kubexec|ssh",
+          Transport.class,
+          Transport.KUBEXEC,
+          Transport::parse,
+          true,
+          "How the launcher reaches workers: kubexec (kubectl exec; no keys) or ssh (keys from"
+              + " an existing Secret, see ssh-secret).",
+          null);
+
+  public static final Option<String> SSH_SECRET =
+      row(
+          "ssh-secret",
+          "NAME",
+          String.class,
+          null,
+          text -> dns("SSH secret name", text, Dns.dns1123Subdomain(text)),
+          true,
+          "Existing Secret (kubernetes.io/ssh-auth) with the SSH keys; implies transport ssh"
+              + " unless transport is given too. jobc never generates keys.",
+          new Option.Implication<>(TRANSPORT, Transport.SSH));
+
+  public static final Option<WorkerKind> WORKERS =
+      row(
+          "workers",
+          "statefulset|pods",
+          WorkerKind.class,
+          WorkerKind.STATEFUL_SET,
+          WorkerKind::parse,
+          true,
+          "What runs the workers: a StatefulSet <job>-worker (lost workers come back) or bare"
+              + " Pods <job>-worker-<i> (mpi-operator's own shape).",
+          null);
+
+  public static final Option<Integer> GPUS_PER_NODE =
+      row(
+          "gpus-per-node",
+          "N",
+          Integer.class,
+          8,
+          text -> positive("gpus-per-node", text),
+          true,
+          "GPUs per node for v1alpha1 'gpus:' totals without spec.gpusPerNode.",
+          null);
+
+  public static final Option<Integer> UNITS_PER_NODE =
+      row(
+          "units-per-node",
+          "N",
+          Integer.class,
+          8,
+          text -> positive("units-per-node", text),
+          true,
+          "Units per node for v1alpha1 'processingUnits:' totals without"
+              + " spec.processingUnitsPerNode.",
+          null);
+
+  public static final Option<String> SIDECAR_IMAGE =
+      row(
+          "sidecar-image",
+          "IMAGE",
+          String.class,
+          "ghcr.io/jobc-dev/jobc-sidecar:0.1.0",
+          text -> image("sidecar image", text),
+          true,
+          "Image of the jobc sidecar that waits for peer pods at run time.",
+          null);
+
+  public static final Option<String> GANG_SCHEDULER =
+      row(
+          "gang-scheduler",
+          "SCHEDULER",
+          String.class,
+          null,
+          // Empty turns gang scheduling off: a job's empty annotation wins over the flag.
+          text -> text.isEmpty() ? null : dns("gang scheduler", text, Dns.dns1123Subdomain(text)),
+          true,
+          "Gang-schedule every job: volcano (Volcano PodGroup, schedulerName volcano),"
+              + " scheduler-plugins (coscheduling PodGroup, schedulerName"
+              + " scheduler-plugins-scheduler) or any other scheduler name (coscheduling PodGroup,"
+              + " that schedulerName). A job's jobc.dev/gang-scheduler annotation wins; an empty"
+              + " one turns gang scheduling off for that job.",
+          null);
+
+  public static final Option<Boolean> DISABLE_FLUX_SUBSTITUTION =
+      row(
+          "disable-flux-substitution",
+          null,
+          Boolean.class,
+          false,
+          text -> bool("disable-flux-substitution", text),
+          false,
+          "Annotate generated objects kustomize.toolkit.fluxcd.io/substitute: disabled, so that"
+              + " Flux post-build substitution leaves ${...} in commands and scripts alone.",
+          null);
+
+  /** Every row, in help order. */
+  public static final List<Option<?>> ALL = List.copyOf(rows);
+
+  private static final Map<String, Option<?>> BY_NAME =
+      ALL.stream().collect(Collectors.toUnmodifiableMap(Option::name, Function.identity()));
+
+  private OptionTable() {}
+
+  /**
+   * The option called {@code name}.
+   *
+   * @throws IllegalArgumentException naming the known options when there is none
+   */
+  public static Option<?> byName(String name) {
+    Option<?> option = BY_NAME.get(name);
+    if (option == null) {
+      throw new IllegalArgumentException(
+          "unknown option "
+              + Quoting.quote(name)
+              + "; known options: "
+              + String.join(", ", names()));
+    }
+    return option;
+  }
+
+  /** Every option name, in help order. */
+  public static List<String> names() {
+    return ALL.stream().map(Option::name).toList();
+  }
+
+  private static <T> Option<T> row(
+      String name,
+      String label,
+      Class<T> type,
+      T defaultValue,
+      Function<String, T> parser,
+      boolean perJob,
+      String help,
+      Option.Implication<?> implied) {
+    Option<T> option =
+        new Option<>(rows.size(), name, label, type, defaultValue, parser, perJob, help, implied);
+    rows.add(option);
+    return option;
+  }
+
+  private static String dns(String what, String value, List<String> problems) {
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException(
+          "invalid " + what + " " + Quoting.quote(value) + ": " + String.join("; ", problems));
+    }
+    return value;
+  }
+
+  private static String image(String what, String image) {
+    if (image.isBlank() || !IMAGE.matcher(image).matches()) {
+      throw new IllegalArgumentException(
+          what
+              + " must be a non-empty image reference without spaces or quotes: "
+              + Quoting.quote(image));
+    }
+    return image;
+  }
+
+  private static int positive(String what, String value) {
+    if (!value.matches("[1-9][0-9]{0,8}")) {
+      throw new IllegalArgumentException(
+          what + " must be a whole number from 1 to 999999999, not " + Quoting.quote(value));
+    }
+    return Integer.parseInt(value);
+  }
+
+  private static boolean bool(String what, String value) {
+    // Strict on purpose: "yes" or "1" silently meaning false would hide a typo.
+    return switch (value) {
+      case "true" -> true;
+      case "false" -> false;
+      default ->
+          throw new IllegalArgumentException(
+              what + " must be true or false, not " + Quoting.quote(value));
+    };
+  }
+}
