@@ -117,7 +117,7 @@ public final class ManifestCompiler {
         passThrough.add(doc);
         continue;
       }
-      for (Finding f : kind.validate(model, options)) {
+      for (Finding f : kind.validate(model)) {
         diagnostics.add(locate(doc, f));
       }
       ready.add(new Accepted(kind, model, doc));
@@ -130,12 +130,13 @@ public final class ManifestCompiler {
     // 6-7. Plan and generate.
     List<Rendered> rendered = new ArrayList<>();
     for (Accepted job : ready) {
-      Object plan = job.kind().plan(job.model(), options);
+      Object plan = job.kind().plan(job.model());
       for (HasMetadata object : job.kind().generate(plan)) {
         ObjectNode tree = ObjectTrees.tree(object);
         if (options.get(OptionTable.DISABLE_FLUX_SUBSTITUTION)) {
-          // Here rather than in each generator: it must reach every generated object, of every
-          // job kind, including those of generators added later.
+          // Part of serializing, not of generating: like kustomize's commonAnnotations it is about
+          // how the output is delivered, reaches every generated object of every kind (generators
+          // added later included), and is not a per-job option.
           ((ObjectNode) tree.path("metadata"))
               .withObject("annotations")
               .put(CompileOptions.FLUX_SUBSTITUTE_ANNOTATION, "disabled");

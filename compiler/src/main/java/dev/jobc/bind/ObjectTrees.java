@@ -3,12 +3,16 @@ package dev.jobc.bind;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSetter;
 import com.fasterxml.jackson.annotation.Nulls;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
@@ -38,6 +42,21 @@ public final class ObjectTrees {
   /** Binds a tree to {@code type}; throws {@link IllegalArgumentException} when it does not fit. */
   public static <T> T bind(JsonNode tree, Class<T> type) {
     return MAPPER.convertValue(tree, type);
+  }
+
+  /**
+   * A deep copy of a fabric8 (or any Jackson-serialisable) object, through a token buffer: no text,
+   * no tree, and much cheaper than a fabric8 builder copy, which goes through reflection.
+   */
+  public static <T> T copy(T value, Class<T> type) {
+    try (TokenBuffer buffer = new TokenBuffer(MAPPER, false)) {
+      MAPPER.writeValue(buffer, value);
+      try (JsonParser parser = buffer.asParser()) {
+        return MAPPER.readValue(parser, type);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   /** The tree of a fabric8 (or any Jackson-serialisable) object. */

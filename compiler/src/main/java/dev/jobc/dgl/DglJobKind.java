@@ -52,12 +52,12 @@ public final class DglJobKind implements JobKind<DglJob, DglJobModel, DglJobPlan
   }
 
   @Override
-  public List<Finding> validate(DglJobModel model, CompileOptions options) {
+  public List<Finding> validate(DglJobModel model) {
     return DglJobValidator.validate(model);
   }
 
   @Override
-  public DglJobPlan plan(DglJobModel model, CompileOptions options) {
+  public DglJobPlan plan(DglJobModel model) {
     return DglJobPlanner.plan(model);
   }
 

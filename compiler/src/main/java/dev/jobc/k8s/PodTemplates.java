@@ -1,5 +1,6 @@
 package dev.jobc.k8s;
 
+import dev.jobc.bind.ObjectTrees;
 import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
@@ -7,7 +8,6 @@ import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PodDNSConfig;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.PodTemplateSpecBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -31,7 +31,7 @@ public final class PodTemplates {
 
   /** A deep copy of the user's template, so generators never change their input. */
   public static PodTemplateSpec copy(PodTemplateSpec template) {
-    return new PodTemplateSpecBuilder(template).build();
+    return ObjectTrees.copy(template, PodTemplateSpec.class);
   }
 
   /**

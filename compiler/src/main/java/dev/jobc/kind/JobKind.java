@@ -33,6 +33,11 @@ public interface JobKind<J, M, P> {
    */
   J bind(JsonNode root);
 
+  /**
+   * Applies defaults and converts to the model. {@code options} are the channel's options; the
+   * model keeps the effective ones (with the job's {@code jobc.dev/*} annotations), and every later
+   * step reads those.
+   */
   M defaults(J job, CompileOptions options);
 
   /**
@@ -43,10 +48,14 @@ public interface JobKind<J, M, P> {
     return null;
   }
 
-  List<Finding> validate(M model, CompileOptions options);
+  List<Finding> validate(M model);
 
   /** Called only for models without validation errors. */
-  P plan(M model, CompileOptions options);
+  P plan(M model);
 
+  /**
+   * Builds the objects from the plan alone. Pure: neither the plan nor anything it refers to is
+   * changed, so generating twice gives equal objects.
+   */
   List<HasMetadata> generate(P plan);
 }

@@ -1,41 +1,30 @@
 package dev.jobc.mpi;
 
 import dev.jobc.mpi.GangPlan.Flavor;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.apps.StatefulSet;
-import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
  * Marks every pod of a job as a member of its PodGroup, as mpi-operator v2's {@code
  * decoratePodTemplateSpec}: {@code schedulerName} (replacing the user's, which the validator warns
- * about) plus the Volcano group annotation or the scheduler-plugins group label. Applied to the
- * generated objects that carry pods (StatefulSet and Job templates, bare Pods), so every worker
- * kind is covered.
+ * about) plus the Volcano group annotation or the scheduler-plugins group label. Each generator of
+ * pods (launcher Job, worker StatefulSet and bare Pods, through their templates) applies it to its
+ * own template while it builds it.
  */
 public final class GangScheduling {
   private GangScheduling() {}
 
-  /** Decorates, in place, the pods of every StatefulSet, Job and Pod in {@code objects}. */
-  public static void decorate(GangPlan gang, String job, List<HasMetadata> objects) {
-    for (HasMetadata object : objects) {
-      if (object instanceof StatefulSet set) {
-        decorate(gang, job, set.getSpec().getTemplate());
-      } else if (object instanceof Job launcher) {
-        decorate(gang, job, launcher.getSpec().getTemplate());
-      } else if (object instanceof Pod pod) {
-        decorate(gang, job, pod.getMetadata(), pod.getSpec());
-      }
+  /**
+   * Marks the pods of {@code template} (a generator's own copy) as members of the job's PodGroup;
+   * nothing without gang scheduling.
+   */
+  static void decorate(GangPlan gang, String job, PodTemplateSpec template) {
+    if (gang == null) {
+      return;
     }
-  }
-
-  private static void decorate(GangPlan gang, String job, PodTemplateSpec template) {
     if (template.getMetadata() == null) {
       template.setMetadata(new ObjectMeta());
     }

@@ -36,9 +36,8 @@ public final class LauncherJobGenerator {
 
   public Job generate(MpiJobPlan plan) {
     var replica = plan.job().launcher();
-    // Edited in place: the model is bound afresh per compilation and this is the template's only
-    // consumer (a fabric8 builder copy cost more than the rest of the compile; bench/README.md).
-    PodTemplateSpec template = replica.template();
+    // A copy: generators never change the plan.
+    PodTemplateSpec template = PodTemplates.copy(plan.launcherTemplate());
     if (template.getMetadata() == null) {
       template.setMetadata(new ObjectMeta());
     }
@@ -123,6 +122,7 @@ public final class LauncherJobGenerator {
     volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
     spec.setVolumes(volumes);
     template.getMetadata().setLabels(labels);
+    GangScheduling.decorate(plan.gang(), plan.name(), template);
 
     var job = plan.job();
     Integer backoffLimit = job.backoffLimit();

@@ -67,20 +67,17 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
   }
 
   @Override
-  public List<Finding> validate(MpiJobModel model, CompileOptions options) {
+  public List<Finding> validate(MpiJobModel model) {
     return MpiJobValidator.validate(model);
   }
 
   @Override
-  public MpiJobPlan plan(MpiJobModel model, CompileOptions options) {
+  public MpiJobPlan plan(MpiJobModel model) {
     return MpiJobPlanner.plan(model);
   }
 
   @Override
   public List<HasMetadata> generate(MpiJobPlan plan) {
-    // Planned before the generators run: they edit the model's pod templates in place, and
-    // minResources must see the user's templates.
-    var gang = GangPlanner.plan(plan.job());
     // kubexec execs into workers; with ssh (mpi-operator v2beta1 creates no RBAC) the launcher's
     // jobc-sidecar still watches pods, releases the workers and records events.
     List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
@@ -94,12 +91,10 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
       }
     }
     out.add(launchers.generate(plan));
-    // Gang scheduling decorates whatever carries pods, then adds the PodGroup.
-    gang.ifPresent(
-        g -> {
-          GangScheduling.decorate(g, plan.name(), out);
-          out.add(podGroups.generate(plan, g));
-        });
+    // Gang scheduling: the pod-carrying generators mark their pods; the group itself.
+    if (plan.gang() != null) {
+      out.add(podGroups.generate(plan));
+    }
     return out;
   }
 }

@@ -7,6 +7,7 @@ import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.Transport;
 import dev.jobc.options.WorkerKind;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +25,11 @@ import java.util.Map;
  * @param launcherHost the launcher's own hostfile entry when it also runs ranks ({@code
  *     runLauncherAsWorker}), so {@code kubexec.sh} runs those locally; else {@code null}
  * @param kueueLabels the job's {@code kueue.x-k8s.io/*} labels, copied to what Kueue admits
+ * @param launcherTemplate the plan's own copy of the launcher's pod template (generators copy it
+ *     again before they change anything)
+ * @param workerTemplate the plan's own copy of the worker pod template, or {@code null} without a
+ *     Worker spec
+ * @param gang the PodGroup and pod decoration, or {@code null} without gang scheduling
  */
 public record MpiJobPlan(
     MpiJobModel job,
@@ -42,7 +48,10 @@ public record MpiJobPlan(
     List<Env> launcherEnv,
     String kubexecContainer,
     String launcherHost,
-    Map<String, String> kueueLabels) {
+    Map<String, String> kueueLabels,
+    PodTemplateSpec launcherTemplate,
+    PodTemplateSpec workerTemplate,
+    GangPlan gang) {
 
   public MpiJobPlan {
     workerPods = List.copyOf(workerPods);

@@ -6,6 +6,7 @@ import dev.jobc.conventions.MpiImplementation;
 import dev.jobc.conventions.MpiImplementation.Env;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.PodTemplates;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
@@ -90,7 +91,13 @@ public final class MpiJobPlanner {
         env,
         job.mainContainer(),
         launcherHost,
-        MpiLabels.kueueLabels(job.metadata().getLabels()));
+        MpiLabels.kueueLabels(job.metadata().getLabels()),
+        PodTemplates.copy(job.launcher().template()),
+        job.worker() == null || job.worker().template() == null
+            ? null
+            : PodTemplates.copy(job.worker().template()),
+        // From the user's templates: minResources counts what they ask for.
+        GangPlanner.plan(job).orElse(null));
   }
 
   /**

@@ -17,7 +17,8 @@ import java.util.Map;
 public final class PodGroupGenerator {
   public static final String KIND = "PodGroup";
 
-  public GenericKubernetesResource generate(MpiJobPlan plan, GangPlan gang) {
+  public GenericKubernetesResource generate(MpiJobPlan plan) {
+    GangPlan gang = plan.gang();
     Map<String, Object> spec = new LinkedHashMap<>();
     if (gang.minMember() != 0) {
       spec.put("minMember", gang.minMember());

@@ -22,13 +22,9 @@ import java.util.List;
 final class WorkerTemplates {
   private WorkerTemplates() {}
 
-  /**
-   * The worker template. It edits the model's own template in place: models are bound afresh for
-   * each compilation and each template has exactly one consumer, and deep copies of pod templates
-   * through fabric8 builders were most of the compile time.
-   */
+  /** The worker template, built on a copy of the plan's: generators never change the plan. */
   static PodTemplateSpec build(MpiJobPlan plan, String restartPolicy) {
-    PodTemplateSpec template = plan.job().worker().template();
+    PodTemplateSpec template = PodTemplates.copy(plan.workerTemplate());
     if (template.getMetadata() == null) {
       template.setMetadata(new ObjectMeta());
     }
@@ -79,6 +75,7 @@ final class WorkerTemplates {
                   MpiConfigMapGenerator.KUBEXEC,
                   PodTemplates.MODE_EXECUTABLE)));
     }
+    GangScheduling.decorate(plan.gang(), plan.name(), template);
     return template;
   }
 

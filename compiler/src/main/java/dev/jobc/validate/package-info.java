@@ -1,5 +1,6 @@
 /**
- * Semantic rules beyond the schema: upstream mpi-operator's validation (same field paths and error
- * types) plus the rules upstream forgot. Pure; returns findings, never throws for bad input.
+ * Rules every kind shares, beyond the schema: object identity (kind and name of any document), job
+ * names against DNS limits, and names jobc reserves in pod templates. Pure; returns findings, never
+ * throws for bad input. Each kind's own rules live in its package.
  */
 package dev.jobc.validate;
