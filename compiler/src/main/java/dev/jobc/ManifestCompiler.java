@@ -20,7 +20,6 @@ import dev.jobc.model.OutputObject;
 import dev.jobc.model.Source;
 import dev.jobc.mpi.MpiJobKind;
 import dev.jobc.options.CompileOptions;
-import dev.jobc.options.OptionTable;
 import dev.jobc.render.Ordering;
 import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
@@ -133,14 +132,6 @@ public final class ManifestCompiler {
       Object plan = job.kind().plan(job.model());
       for (HasMetadata object : job.kind().generate(plan)) {
         ObjectNode tree = ObjectTrees.tree(object);
-        if (options.get(OptionTable.DISABLE_FLUX_SUBSTITUTION)) {
-          // Part of serializing, not of generating: like kustomize's commonAnnotations it is about
-          // how the output is delivered, reaches every generated object of every kind (generators
-          // added later included), and is not a per-job option.
-          ((ObjectNode) tree.path("metadata"))
-              .withObject("annotations")
-              .put(CompileOptions.FLUX_SUBSTITUTE_ANNOTATION, "disabled");
-        }
         rendered.add(new Rendered(tree, true, job.doc()));
       }
     }

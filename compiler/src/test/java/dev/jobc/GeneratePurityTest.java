@@ -14,6 +14,7 @@ import dev.jobc.model.Source;
 import dev.jobc.mpi.MpiJobKind;
 import dev.jobc.mpi.MpiJobPlan;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import dev.jobc.render.Templates;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.IOException;
@@ -55,6 +56,46 @@ class GeneratePurityTest {
         }
       }
     }
+  }
+
+  /**
+   * The Flux opt-out reaches every object every kind generates: each generator sets it from the
+   * plan's options (a generator that forgot would let Flux rewrite ${...} in its object).
+   */
+  @ParameterizedTest
+  @MethodSource("renderingCases")
+  void everyGeneratedObjectCarriesTheFluxOptOut(Path dir) throws IOException {
+    CompileOptions options =
+        options(dir.resolve("options.yaml")).with(OptionTable.DISABLE_FLUX_SUBSTITUTION, true);
+    String text = Files.readString(dir.resolve("input.yaml"));
+    for (Document doc :
+        new YamlLoader(YamlLimits.defaults()).load(new Source("in", text)).documents()) {
+      for (JobKind<?, ?, ?> kind : KINDS) {
+        if (kind.kind().equals(doc.root().path("kind").asText())
+            && doc.root().path("apiVersion").asText().startsWith(kind.group() + "/")) {
+          for (JsonNode object : generate(kind, doc.root(), options)) {
+            assertThat(
+                    object
+                        .path("metadata")
+                        .path("annotations")
+                        .path(CompileOptions.FLUX_SUBSTITUTE_ANNOTATION)
+                        .asText())
+                .as(object.path("kind").asText() + " " + object.path("metadata").path("name"))
+                .isEqualTo("disabled");
+          }
+        }
+      }
+    }
+  }
+
+  private static <J, M, P> List<JsonNode> generate(
+      JobKind<J, M, P> kind, JsonNode root, CompileOptions options) {
+    M model = kind.defaults(kind.bind(root), options);
+    if (kind.renderedElsewhere(model) != null
+        || kind.validate(model).stream().anyMatch(Finding::isError)) {
+      return List.of();
+    }
+    return trees(kind.generate(kind.plan(model)));
   }
 
   private static <J, M, P> void check(

@@ -40,7 +40,8 @@ public final class DglConfigMapGenerator {
             Metadata.of(
                 Naming.configMap(plan.name()),
                 plan.namespace(),
-                MpiLabels.objectLabels(plan.name())))
+                MpiLabels.objectLabels(plan.name()),
+                Metadata.objectAnnotations(plan.job().options())))
         .withData(data)
         .build();
   }

@@ -6,11 +6,13 @@ import static dev.jobc.dgl.DglPodParts.orEmpty;
 
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -92,16 +94,15 @@ public final class DglLauncherGenerator {
     containers.set(0, main.build());
     spec.setContainers(containers);
 
-    return new PodBuilder()
-        .withMetadata(
-            DglPodParts.podMeta(
-                template,
-                name,
-                plan.namespace(),
-                DglLabels.podLabels(plan.name(), DglJob.LAUNCHER, name),
-                DglLabels.podAnnotations(DglJob.LAUNCHER)))
-        .withSpec(spec)
-        .build();
+    ObjectMeta meta =
+        DglPodParts.podMeta(
+            template,
+            name,
+            plan.namespace(),
+            DglLabels.podLabels(plan.name(), DglJob.LAUNCHER, name),
+            DglLabels.podAnnotations(DglJob.LAUNCHER));
+    Metadata.annotate(meta, Metadata.objectAnnotations(plan.job().options()));
+    return new PodBuilder().withMetadata(meta).withSpec(spec).build();
   }
 
   /**

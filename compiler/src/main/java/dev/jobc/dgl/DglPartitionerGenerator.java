@@ -5,9 +5,11 @@ import static dev.jobc.dgl.DglPodParts.mount;
 import static dev.jobc.dgl.DglPodParts.orEmpty;
 
 import dev.jobc.conventions.DglNaming;
+import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -54,15 +56,14 @@ public final class DglPartitionerGenerator {
     volumes.add(DglPodParts.emptyDir(DglNaming.KUBECTL_VOLUME));
     spec.setVolumes(volumes);
 
-    return new PodBuilder()
-        .withMetadata(
-            DglPodParts.podMeta(
-                template,
-                name,
-                plan.namespace(),
-                DglLabels.podLabels(plan.name(), DglJob.PARTITIONER, name),
-                DglLabels.podAnnotations(DglJob.PARTITIONER)))
-        .withSpec(spec)
-        .build();
+    ObjectMeta meta =
+        DglPodParts.podMeta(
+            template,
+            name,
+            plan.namespace(),
+            DglLabels.podLabels(plan.name(), DglJob.PARTITIONER, name),
+            DglLabels.podAnnotations(DglJob.PARTITIONER));
+    Metadata.annotate(meta, Metadata.objectAnnotations(plan.job().options()));
+    return new PodBuilder().withMetadata(meta).withSpec(spec).build();
   }
 }

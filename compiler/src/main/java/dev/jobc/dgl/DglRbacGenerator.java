@@ -3,6 +3,7 @@ package dev.jobc.dgl;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.Rbac;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
@@ -18,16 +19,22 @@ public final class DglRbacGenerator {
 
   public List<HasMetadata> generate(DglJobPlan plan) {
     var labels = MpiLabels.objectLabels(plan.name());
+    var annotations = Metadata.objectAnnotations(plan.job().options());
     List<HasMetadata> out =
         new ArrayList<>(
             Rbac.objects(
-                Naming.launcher(plan.name()), plan.namespace(), labels, plan.workerPods()));
+                Naming.launcher(plan.name()),
+                plan.namespace(),
+                labels,
+                annotations,
+                plan.workerPods()));
     if (plan.partitioner() != null) {
       out.addAll(
           Rbac.objects(
               DglNaming.partitioner(plan.name()),
               plan.namespace(),
               labels,
+              annotations,
               List.of(plan.launcher().pod())));
     }
     return out;

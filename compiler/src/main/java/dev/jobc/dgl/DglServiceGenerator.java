@@ -2,6 +2,7 @@ package dev.jobc.dgl;
 
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.Services;
 import io.fabric8.kubernetes.api.model.Service;
 
@@ -19,6 +20,7 @@ public final class DglServiceGenerator {
         plan.namespace(),
         MpiLabels.objectLabels(plan.name()),
         DglLabels.jobSelector(plan.name()),
+        Metadata.objectAnnotations(plan.job().options()),
         // Workers resolve each other while still initialising (DglWorkerGenerator).
         true);
   }

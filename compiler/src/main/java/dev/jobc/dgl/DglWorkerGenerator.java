@@ -42,6 +42,7 @@ public final class DglWorkerGenerator {
         spec.setHostname(pod);
         spec.setSubdomain(Naming.service(plan.name()));
         spec.setRestartPolicy("Never");
+        Metadata.annotate(template.getMetadata(), Metadata.objectAnnotations(plan.job().options()));
         pods.add(new PodBuilder().withMetadata(template.getMetadata()).withSpec(spec).build());
       }
       return pods;
@@ -57,7 +58,8 @@ public final class DglWorkerGenerator {
                 Metadata.of(
                     Naming.workerSet(plan.name()),
                     plan.namespace(),
-                    MpiLabels.objectLabels(plan.name())))
+                    MpiLabels.objectLabels(plan.name()),
+                    Metadata.objectAnnotations(plan.job().options())))
             .withNewSpec()
             .withReplicas(plan.workers())
             .withServiceName(Naming.service(plan.name()))

@@ -1,5 +1,7 @@
 package dev.jobc.k8s;
 
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -8,14 +10,45 @@ import java.util.Map;
 public final class Metadata {
   private Metadata() {}
 
-  public static ObjectMeta of(String name, String namespace, Map<String, String> labels) {
+  /**
+   * Metadata of a generated object: its name, namespace and labels, and the annotations every
+   * object of the job carries ({@link #objectAnnotations}).
+   */
+  public static ObjectMeta of(
+      String name, String namespace, Map<String, String> labels, Map<String, String> annotations) {
     // Plain setters, not fabric8 builders: builders copy through reflection and cost tens of
     // microseconds per object (bench/README.md).
     ObjectMeta meta = new ObjectMeta();
     meta.setName(name);
     meta.setNamespace(namespace);
     meta.setLabels(new LinkedHashMap<>(labels));
+    annotate(meta, annotations);
     return meta;
+  }
+
+  /**
+   * The annotations on every object jobc generates for a job: with {@code
+   * disable-flux-substitution}, Flux's opt-out of post-build substitution; otherwise none.
+   */
+  public static Map<String, String> objectAnnotations(CompileOptions options) {
+    return options.get(OptionTable.DISABLE_FLUX_SUBSTITUTION)
+        ? Map.of(CompileOptions.FLUX_SUBSTITUTE_ANNOTATION, "disabled")
+        : Map.of();
+  }
+
+  /**
+   * Adds {@code more} to the annotations of {@code meta} (a generator's own object); none: none.
+   */
+  public static void annotate(ObjectMeta meta, Map<String, String> more) {
+    if (more.isEmpty()) {
+      return;
+    }
+    Map<String, String> out =
+        meta.getAnnotations() == null
+            ? new LinkedHashMap<>()
+            : new LinkedHashMap<>(meta.getAnnotations());
+    out.putAll(more);
+    meta.setAnnotations(out);
   }
 
   /** The user's labels with jobc's on top (jobc's win: selectors depend on them). */

@@ -22,8 +22,12 @@ public final class Rbac {
    * create on exactly {@code execPods} (no exec rule when it is empty).
    */
   public static List<HasMetadata> objects(
-      String name, String namespace, Map<String, String> labels, List<String> execPods) {
-    return objects(name, namespace, labels, execPods, List.of());
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      List<String> execPods) {
+    return objects(name, namespace, labels, annotations, execPods, List.of());
   }
 
   /** As above, with {@code extra} rules after the exec rule. */
@@ -31,6 +35,7 @@ public final class Rbac {
       String name,
       String namespace,
       Map<String, String> labels,
+      Map<String, String> annotations,
       List<String> execPods,
       List<PolicyRule> extra) {
     List<PolicyRule> rules = new ArrayList<>();
@@ -41,12 +46,12 @@ public final class Rbac {
     rules.addAll(extra);
     // Plain constructors: fabric8 builders copy their arguments through reflection.
     ServiceAccount account = new ServiceAccount();
-    account.setMetadata(Metadata.of(name, namespace, labels));
+    account.setMetadata(Metadata.of(name, namespace, labels, annotations));
     Role role = new Role();
-    role.setMetadata(Metadata.of(name, namespace, labels));
+    role.setMetadata(Metadata.of(name, namespace, labels, annotations));
     role.setRules(rules);
     RoleBinding binding = new RoleBinding();
-    binding.setMetadata(Metadata.of(name, namespace, labels));
+    binding.setMetadata(Metadata.of(name, namespace, labels, annotations));
     binding.setSubjects(List.of(new Subject(null, "ServiceAccount", name, namespace)));
     binding.setRoleRef(new RoleRef("rbac.authorization.k8s.io", "Role", name));
     return List.of(account, role, binding);

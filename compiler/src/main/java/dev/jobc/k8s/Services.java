@@ -17,13 +17,14 @@ public final class Services {
       String namespace,
       Map<String, String> labels,
       Map<String, String> selector,
+      Map<String, String> annotations,
       boolean publishNotReady) {
     ServiceSpec spec = new ServiceSpec();
     spec.setClusterIP("None");
     spec.setSelector(selector);
     spec.setPublishNotReadyAddresses(publishNotReady);
     Service service = new Service();
-    service.setMetadata(Metadata.of(name, namespace, labels));
+    service.setMetadata(Metadata.of(name, namespace, labels, annotations));
     service.setSpec(spec);
     return service;
   }

@@ -2,6 +2,7 @@ package dev.jobc.mpi;
 
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.Services;
 import io.fabric8.kubernetes.api.model.Service;
 
@@ -18,6 +19,7 @@ public final class HeadlessServiceGenerator {
         plan.namespace(),
         MpiLabels.objectLabels(plan.name()),
         MpiLabels.jobSelector(plan.era(), plan.name()),
+        Metadata.objectAnnotations(plan.options()),
         // A launcher that runs ranks must resolve before it is Ready, or it waits for itself
         // (mpi-operator v2beta1).
         plan.launcherHost() != null);

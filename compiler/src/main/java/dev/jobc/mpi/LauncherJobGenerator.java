@@ -58,7 +58,10 @@ public final class LauncherJobGenerator {
     if (plan.era().podNameHosts()) {
       // The hostfile names pods; the search path lets the launcher resolve them.
       PodTemplates.appendSearch(
-          spec, Naming.service(plan.name()), plan.namespace(), plan.clusterDomain());
+          spec,
+          Naming.service(plan.name()),
+          plan.namespace(),
+          plan.options().get(OptionTable.CLUSTER_DOMAIN));
     }
 
     Container main = spec.getContainers().get(0);
@@ -142,7 +145,12 @@ public final class LauncherJobGenerator {
     jobSpec.setPodReplacementPolicy("Failed");
     jobSpec.setTemplate(template);
     Job launcher = new Job();
-    launcher.setMetadata(Metadata.of(Naming.launcher(plan.name()), plan.namespace(), jobLabels));
+    launcher.setMetadata(
+        Metadata.of(
+            Naming.launcher(plan.name()),
+            plan.namespace(),
+            jobLabels,
+            Metadata.objectAnnotations(plan.options())));
     launcher.setSpec(jobSpec);
     return launcher;
   }

@@ -2,6 +2,7 @@ package dev.jobc.mpi;
 
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.Rbac;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -34,6 +35,7 @@ public final class LauncherRbacGenerator {
         Naming.launcher(plan.name()),
         plan.namespace(),
         MpiLabels.objectLabels(plan.name()),
+        Metadata.objectAnnotations(plan.options()),
         // ssh needs no exec; the sidecar still needs the ServiceAccount.
         plan.ssh() ? List.of() : plan.roleExecPods(),
         sidecar);

@@ -63,7 +63,10 @@ public final class MpiConfigMapGenerator {
     ConfigMap configMap = new ConfigMap();
     configMap.setMetadata(
         Metadata.of(
-            Naming.configMap(plan.name()), plan.namespace(), MpiLabels.objectLabels(plan.name())));
+            Naming.configMap(plan.name()),
+            plan.namespace(),
+            MpiLabels.objectLabels(plan.name()),
+            Metadata.objectAnnotations(plan.options())));
     configMap.setData(data);
     return configMap;
   }

@@ -62,10 +62,6 @@ public record MpiJobPlan(
     kueueLabels = Map.copyOf(kueueLabels);
   }
 
-  public String clusterDomain() {
-    return options.get(OptionTable.CLUSTER_DOMAIN);
-  }
-
   public boolean ssh() {
     return options.get(OptionTable.TRANSPORT) == Transport.SSH;
   }

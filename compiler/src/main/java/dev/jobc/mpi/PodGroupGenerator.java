@@ -36,7 +36,11 @@ public final class PodGroupGenerator {
     group.setApiVersion(gang.flavor().apiVersion());
     group.setKind(KIND);
     group.setMetadata(
-        Metadata.of(plan.name(), plan.namespace(), MpiLabels.objectLabels(plan.name())));
+        Metadata.of(
+            plan.name(),
+            plan.namespace(),
+            MpiLabels.objectLabels(plan.name()),
+            Metadata.objectAnnotations(plan.options())));
     group.setAdditionalProperty("spec", spec);
     return group;
   }

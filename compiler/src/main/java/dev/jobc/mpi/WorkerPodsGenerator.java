@@ -2,6 +2,8 @@ package dev.jobc.mpi;
 
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.Metadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -23,18 +25,21 @@ public final class WorkerPodsGenerator {
     // v2beta1: with runLauncherAsWorker the launcher is index 0 and workers start at 1.
     int offset = plan.launcherHost() != null ? 1 : 0;
     List<Pod> pods = new ArrayList<>(plan.workers());
+    var annotations = Metadata.objectAnnotations(plan.options());
     for (int i = 0; i < plan.workers(); i++) {
       String name = Naming.workerPod(plan.name(), i);
       var labels = new LinkedHashMap<>(template.getMetadata().getLabels());
       labels.put(MpiLabels.REPLICA_INDEX, Integer.toString(i + offset));
+      ObjectMeta meta =
+          new ObjectMetaBuilder(template.getMetadata())
+              .withName(name)
+              .withNamespace(plan.namespace())
+              .withLabels(labels)
+              .build();
+      Metadata.annotate(meta, annotations);
       pods.add(
           new PodBuilder()
-              .withMetadata(
-                  new ObjectMetaBuilder(template.getMetadata())
-                      .withName(name)
-                      .withNamespace(plan.namespace())
-                      .withLabels(labels)
-                      .build())
+              .withMetadata(meta)
               .withSpec(
                   new PodSpecBuilder(template.getSpec())
                       .withHostname(name)

@@ -6,7 +6,6 @@ import dev.jobc.k8s.Metadata;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetSpec;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -21,13 +20,18 @@ public final class WorkerStatefulSetGenerator {
   public StatefulSet generate(MpiJobPlan plan) {
     var labels = MpiLabels.objectLabels(plan.name());
     labels.putAll(plan.kueueLabels());
-    var meta = Metadata.of(Naming.workerSet(plan.name()), plan.namespace(), labels);
+    var meta =
+        Metadata.of(
+            Naming.workerSet(plan.name()),
+            plan.namespace(),
+            labels,
+            Metadata.objectAnnotations(plan.options()));
     if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
       // The sidecar scales this StatefulSet to 0 when the launcher ends. Flux would apply
       // spec.replicas again on its next reconciliation and start the workers anew; with
       // IfNotPresent it creates the object when missing and leaves it alone otherwise.
       // (Argo CD needs ignoreDifferences on the Application instead: see README.)
-      meta.setAnnotations(new LinkedHashMap<>(Map.of(FLUX_SSA, "IfNotPresent")));
+      Metadata.annotate(meta, Map.of(FLUX_SSA, "IfNotPresent"));
     }
     StatefulSetSpec spec = new StatefulSetSpec();
     spec.setReplicas(plan.workers());

@@ -38,7 +38,10 @@ final class WorkerTemplates {
     spec.setRestartPolicy(restartPolicy);
     PodTemplates.dnsForHostNetwork(spec);
     PodTemplates.appendSearch(
-        spec, Naming.service(plan.name()), plan.namespace(), plan.clusterDomain());
+        spec,
+        Naming.service(plan.name()),
+        plan.namespace(),
+        plan.options().get(OptionTable.CLUSTER_DOMAIN));
 
     Container main = spec.getContainers().get(0);
     if (isEmpty(main.getCommand()) && isEmpty(main.getArgs())) {
