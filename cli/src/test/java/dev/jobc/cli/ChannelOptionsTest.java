@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.Option;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.Transport;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -76,6 +78,38 @@ class ChannelOptionsTest {
           .isEqualTo(1);
     }
     assertThat(help).contains("leaves ${...} in commands");
+  }
+
+  /**
+   * The README's two option tables (render flags, Maven parameters) list every option of the table
+   * once, with the table's default, so the documentation cannot fall behind a new row.
+   */
+  @Test
+  void readmeTablesListEveryOptionWithItsDefault() throws Exception {
+    List<String> readme =
+        java.nio.file.Files.readAllLines(
+            java.nio.file.Path.of(System.getProperty("jobc.root", ".."), "README.md"));
+    for (Option<?> option : OptionTable.ALL) {
+      String shown =
+          option.isFlag()
+              ? "off"
+              : option.defaultText() == null ? "none" : "`" + option.defaultText() + "`";
+      List<String> flagRows =
+          readme.stream().filter(l -> l.startsWith("| `--" + option.name())).toList();
+      assertThat(flagRows).as("README row for --" + option.name()).hasSize(1);
+      assertThat(flagRows.get(0).split(" \\| ")[1]).as(option.name()).isEqualTo(shown);
+      List<String> mavenRows =
+          readme.stream()
+              .filter(
+                  l ->
+                      l.startsWith(
+                          "| `" + option.camelName() + "` | `jobc." + option.camelName() + "` | "))
+              .toList();
+      assertThat(mavenRows).as("README Maven row for " + option.camelName()).hasSize(1);
+      assertThat(mavenRows.get(0))
+          .as(option.camelName())
+          .endsWith("| " + (option.isFlag() ? "`false`" : shown) + " |");
+    }
   }
 
   @Test
