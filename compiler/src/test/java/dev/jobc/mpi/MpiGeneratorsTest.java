@@ -1,0 +1,169 @@
+package dev.jobc.mpi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobc.load.YamlLimits;
+import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.render.Templates;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The MPIJob generators, one decision at a time, from plans made by the real planner. */
+class MpiGeneratorsTest {
+  private static final MpiJobKind KIND = new MpiJobKind(new Templates());
+
+  private static final String PI =
+      """
+      apiVersion: kubeflow.org/v2beta1
+      kind: MPIJob
+      metadata:
+        name: pi
+        namespace: ml
+      spec:
+        slotsPerWorker: 2
+        runPolicy:
+          backoffLimit: 3
+        mpiReplicaSpecs:
+          Launcher:
+            replicas: 1
+            template:
+              spec:
+                containers:
+                - name: launcher
+                  image: example.com/pi:1
+                  command: [mpirun]
+                  env:
+                  - name: USER_FIRST
+                    value: "1"
+          Worker:
+            replicas: 2
+            template:
+              spec:
+                containers:
+                - name: worker
+                  image: example.com/pi:1
+      """;
+
+  @Test
+  void launcherAppendsTheMpiEnvironmentAfterTheUsersAndRunsTheSidecarLast() {
+    Job job = new LauncherJobGenerator().generate(plan(PI, CompileOptions.defaults()));
+    var pod = job.getSpec().getTemplate().getSpec();
+    Container main = pod.getContainers().get(0);
+    List<String> env = main.getEnv().stream().map(EnvVar::getName).toList();
+    assertThat(env.get(0)).isEqualTo("USER_FIRST");
+    assertThat(env).contains("K_MPI_JOB_ROLE", "OMPI_MCA_orte_default_hostfile");
+    assertThat(pod.getInitContainers().stream().map(Container::getName).toList())
+        .containsExactly("kubectl-delivery", "jobc-sidecar");
+    assertThat(pod.getServiceAccountName()).isEqualTo("pi-launcher");
+    assertThat(pod.getHostname()).isEqualTo("pi-launcher");
+    assertThat(pod.getSubdomain()).isEqualTo("pi");
+    assertThat(job.getSpec().getBackoffLimit()).isEqualTo(3);
+    assertThat(job.getSpec().getPodReplacementPolicy()).isEqualTo("Failed");
+    Volume config =
+        pod.getVolumes().stream().filter(v -> v.getConfigMap() != null).findFirst().orElseThrow();
+    assertThat(config.getConfigMap().getName()).isEqualTo("pi-config");
+    assertThat(config.getConfigMap().getItems())
+        .extracting(i -> i.getKey() + ":" + Integer.toOctalString(i.getMode()))
+        .containsExactly("kubexec.sh:555", "hostfile:444", "discover_hosts.sh:555");
+  }
+
+  @Test
+  void workersSleepOnlyWhenTheTemplateHasNoCommandAndSshRunsSshd() {
+    PodTemplateSpec kubexec = WorkerTemplates.build(plan(PI, CompileOptions.defaults()), "Always");
+    assertThat(kubexec.getSpec().getContainers().get(0).getCommand()).containsExactly("sleep");
+    assertThat(kubexec.getSpec().getContainers().get(0).getArgs()).containsExactly("365d");
+
+    PodTemplateSpec ssh =
+        WorkerTemplates.build(
+            plan(PI, CompileOptions.defaults().with(OptionTable.SSH_SECRET, "keys")), "Always");
+    assertThat(ssh.getSpec().getContainers().get(0).getCommand()).containsExactly("/usr/sbin/sshd");
+    assertThat(ssh.getSpec().getVolumes())
+        .anySatisfy(v -> assertThat(v.getSecret().getSecretName()).isEqualTo("keys"));
+
+    int at = PI.indexOf("- name: worker");
+    String fields = " ".repeat(at - PI.lastIndexOf('\n', at) - 1 + 2);
+    String ownCommand =
+        PI.replace("- name: worker\n", "- name: worker\n" + fields + "command: [serve]\n");
+    PodTemplateSpec own =
+        WorkerTemplates.build(plan(ownCommand, CompileOptions.defaults()), "Always");
+    assertThat(own.getSpec().getContainers().get(0).getCommand()).containsExactly("serve");
+    assertThat(own.getSpec().getContainers().get(0).getArgs()).isNullOrEmpty();
+  }
+
+  @Test
+  void theWorkerSearchPathUsesTheClusterDomainOption() {
+    PodTemplateSpec plain = WorkerTemplates.build(plan(PI, CompileOptions.defaults()), "Always");
+    assertThat(plain.getSpec().getDnsConfig().getSearches())
+        .containsExactly("pi.ml.svc.cluster.local");
+    PodTemplateSpec custom =
+        WorkerTemplates.build(
+            plan(PI, CompileOptions.defaults().with(OptionTable.CLUSTER_DOMAIN, "corp.example")),
+            "Always");
+    assertThat(custom.getSpec().getDnsConfig().getSearches())
+        .containsExactly("pi.ml.svc.corp.example");
+  }
+
+  @Test
+  void gangSchedulingMarksEveryPodTheGeneratorsBuild() {
+    MpiJobPlan plan =
+        plan(PI, CompileOptions.defaults().with(OptionTable.GANG_SCHEDULER, "volcano"));
+    assertThat(plan.gang()).isNotNull();
+    var launcher = new LauncherJobGenerator().generate(plan).getSpec().getTemplate();
+    var worker = new WorkerStatefulSetGenerator().generate(plan).getSpec().getTemplate();
+    for (PodTemplateSpec t : List.of(launcher, worker)) {
+      assertThat(t.getSpec().getSchedulerName()).isEqualTo("volcano");
+      assertThat(t.getMetadata().getAnnotations())
+          .containsEntry(GangPlanner.VOLCANO_GROUP_ANNOTATION, "pi");
+    }
+    JsonNode group = dev.jobc.bind.ObjectTrees.tree(new PodGroupGenerator().generate(plan));
+    assertThat(group.path("spec").path("minMember").asInt()).isEqualTo(3);
+    assertThat(
+            WorkerTemplates.build(plan(PI, CompileOptions.defaults()), "Always")
+                .getSpec()
+                .getSchedulerName())
+        .isNull();
+  }
+
+  @Test
+  void barePodsCountFromOneWhenTheLauncherAlsoRunsRanks() {
+    String both =
+        PI.replace("  slotsPerWorker: 2\n", "  slotsPerWorker: 2\n  runLauncherAsWorker: true\n");
+    List<Pod> pods =
+        new WorkerPodsGenerator()
+            .generate(
+                plan(
+                    both,
+                    CompileOptions.defaults()
+                        .with(OptionTable.WORKERS, dev.jobc.options.WorkerKind.PODS)));
+    assertThat(pods)
+        .extracting(
+            p ->
+                p.getMetadata().getName()
+                    + "="
+                    + p.getMetadata().getLabels().get("training.kubeflow.org/replica-index"))
+        .containsExactly("pi-worker-0=1", "pi-worker-1=2");
+    assertThat(pods).allSatisfy(p -> assertThat(p.getSpec().getSubdomain()).isEqualTo("pi"));
+  }
+
+  static MpiJobPlan plan(String yaml, CompileOptions options) {
+    JsonNode root =
+        new YamlLoader(YamlLimits.defaults())
+            .load(new Source("job.yaml", yaml))
+            .documents()
+            .get(0)
+            .root();
+    MpiJobModel model = KIND.defaults(KIND.bind(root), options);
+    assertThat(KIND.validate(model)).noneMatch(f -> f.isError());
+    return KIND.plan(model);
+  }
+}
