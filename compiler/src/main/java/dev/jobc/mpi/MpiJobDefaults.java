@@ -40,7 +40,7 @@ public final class MpiJobDefaults {
             .namespace(namespace)
             .options(annotations.options())
             .maxReplicas(annotations.maxReplicas())
-            .findings(annotations.findings());
+            .addFindings(annotations.findings());
     MpiEraConversion.of(era).copy(spec, draft);
     fillDefaults(draft);
     return draft.build();
@@ -53,10 +53,10 @@ public final class MpiJobDefaults {
    * <ul>
    *   <li>v2beta1 ({@code pkg/apis/kubeflow/v2beta1/default.go}): slotsPerWorker 1, cleanPodPolicy
    *       None, sshAuthMountPath /root/.ssh, OpenMPI; Launcher replicas 1 and restartPolicy
-   *       OnFailure; Worker restartPolicy Never. launcherCreationPolicy AtStartup comes from the
-   *       CRD schema's default. Unlike upstream, a Worker without {@code replicas} keeps no count
-   *       (upstream silently defaults it to 0 and then rejects 0), so the validator can say what is
-   *       actually missing.
+   *       OnFailure; Worker restartPolicy Never. launcherCreationPolicy AtStartup is the CRD's
+   *       ({@code +kubebuilder:default} in {@code types.go}). Unlike upstream, a Worker without
+   *       {@code replicas} keeps no count (upstream silently defaults it to 0 and then rejects 0),
+   *       so the validator can say what is actually missing.
    *   <li>v1 (kubeflow/training-operator {@code pkg/apis/kubeflow.org/v1/mpi_defaults.go}): slots
    *       1, cleanPodPolicy None, Launcher replicas 1, restartPolicy Never for both replica types.
    *   <li>v1alpha2 ({@code pkg/apis/kubeflow/v1alpha2/default.go}): slots 1, backoffLimit 6,

@@ -276,12 +276,12 @@ public record MpiJobModel(
     }
 
     /** Adds problems found while converting, after those already recorded. */
-    public Draft findings(Collection<Finding> more) {
+    public Draft addFindings(Collection<Finding> more) {
       findings.addAll(more);
       return this;
     }
 
-    public Draft finding(Finding finding) {
+    public Draft addFinding(Finding finding) {
       findings.add(finding);
       return this;
     }

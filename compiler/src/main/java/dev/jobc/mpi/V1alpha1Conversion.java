@@ -31,7 +31,7 @@ final class V1alpha1Conversion implements MpiEraConversion {
   @Override
   public void copy(MpiJobSpec spec, MpiJobModel.Draft draft) {
     SlotPlan.Packing packing = SlotPlan.pack(spec, draft.options());
-    draft.findings(packing.errors());
+    draft.addFindings(packing.errors());
     SlotPlan slots = packing.plan();
     PodTemplateSpec template = spec.template();
     if (template != null) {

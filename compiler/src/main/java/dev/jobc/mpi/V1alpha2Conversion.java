@@ -30,7 +30,7 @@ final class V1alpha2Conversion implements MpiEraConversion {
     if (!overridden.isEmpty()) {
       // The operator logged "runPolicy is specified in MPIJobSpec so backOffLimit/
       // activeDeadlineSeconds in MPIJobSpec will be overwritten".
-      draft.finding(
+      draft.addFinding(
           Finding.warning(
               RUN_POLICY,
               "overrides spec."

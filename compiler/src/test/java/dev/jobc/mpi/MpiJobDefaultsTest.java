@@ -30,6 +30,21 @@ class MpiJobDefaultsTest {
           + "    Worker:\n      replicas: 2\n      template:\n        spec:\n"
           + CONTAINER;
 
+  /** A v1alpha1 template written for GPU workers, with the launcher's command. */
+  private static final String V1ALPHA1_TEMPLATE =
+      """
+        template:
+          spec:
+            containers:
+            - name: pi
+              image: bar
+              command: [mpirun, pi]
+              resources:
+                limits:
+                  nvidia.com/gpu: 1
+                  memory: 1Gi
+      """;
+
   @Test
   void v2beta1DefaultsAMinimalJob() throws Exception {
     MpiJobModel m = model(MpiEra.V2BETA1, "spec:\n" + REPLICAS);
@@ -281,20 +296,6 @@ class MpiJobDefaultsTest {
         model(MpiEra.V1ALPHA2, "spec:\n  mpiDistribution: \"" + written + "\"\n" + REPLICAS);
     assertThat(m.implementation()).isEqualTo(expected);
   }
-
-  private static final String V1ALPHA1_TEMPLATE =
-      """
-        template:
-          spec:
-            containers:
-            - name: pi
-              image: bar
-              command: [mpirun, pi]
-              resources:
-                limits:
-                  nvidia.com/gpu: 1
-                  memory: 1Gi
-      """;
 
   @Test
   void v1alpha1SplitsTheTemplateInTotalMode() throws Exception {
