@@ -38,4 +38,16 @@ public record MpiJobSpec(
     Integer backoffLimit,
     Long activeDeadlineSeconds,
     Integer replicas,
-    PodTemplateSpec template) {}
+    PodTemplateSpec template) {
+
+  /** The spec of a document without one: every field absent. */
+  public static final MpiJobSpec EMPTY =
+      new MpiJobSpec(
+          null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+          null, null, null, null, null);
+
+  /** {@code runPolicy}, or one with every field absent. */
+  public RunPolicy runPolicyOrEmpty() {
+    return runPolicy != null ? runPolicy : RunPolicy.empty();
+  }
+}
