@@ -1,1 +1,1 @@
-evaluate(new File(basedir, '../../../src/it/golden.groovy')).verifyErrors(basedir, goldenDir, 'error-unknown-fields')
+evaluate(new File(basedir, '../../../src/it/golden.groovy')).verifyErrors(basedir, goldenDir, 'mpijob-error-unknown-fields')

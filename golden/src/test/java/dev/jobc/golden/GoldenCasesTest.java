@@ -250,7 +250,7 @@ class GoldenCasesTest {
     }
     if (offerUpdate) {
       message
-          .append("If the new output is right (check it against shared/reference/), run:\n  ")
+          .append("If the new output is right (check it against the upstream source), run:\n  ")
           .append(UPDATE_COMMAND)
           .append(c.name())
           .append('\n');
