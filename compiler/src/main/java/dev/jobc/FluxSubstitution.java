@@ -1,5 +1,6 @@
 package dev.jobc;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.options.CompileOptions;
@@ -46,22 +47,23 @@ final class FluxSubstitution {
    */
   static List<FieldPath> fields(JsonNode root) {
     List<FieldPath> out = new ArrayList<>();
-    collect(root, "", root, out);
+    collect(root, JsonPointer.empty(), root, out);
     return out;
   }
 
-  private static void collect(JsonNode root, String pointer, JsonNode node, List<FieldPath> out) {
+  private static void collect(
+      JsonNode root, JsonPointer pointer, JsonNode node, List<FieldPath> out) {
     if (node.isTextual() && substitutes(node.asText())) {
-      out.add(FieldPath.fromPointer(pointer, p -> root.at(p).isArray()));
+      out.add(FieldPath.fromPointer(pointer.toString(), p -> root.at(p).isArray()));
     } else if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {
-        collect(root, pointer + "/" + i, node.get(i), out);
+        collect(root, pointer.appendIndex(i), node.get(i), out);
       }
     } else if (node.isObject()) {
       for (Map.Entry<String, JsonNode> field : node.properties()) {
-        String child = pointer + "/" + field.getKey().replace("~", "~0").replace("/", "~1");
+        JsonPointer child = pointer.appendProperty(field.getKey());
         if (substitutes(field.getKey())) {
-          out.add(FieldPath.fromPointer(child, p -> root.at(p).isArray()));
+          out.add(FieldPath.fromPointer(child.toString(), p -> root.at(p).isArray()));
         } else {
           collect(root, child, field.getValue(), out);
         }

@@ -1,5 +1,6 @@
 package dev.jobc.diag;
 
+import com.fasterxml.jackson.core.JsonPointer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -114,12 +115,12 @@ public final class FieldPath {
       throw new IllegalArgumentException("not a JSON pointer: " + pointer);
     }
     FieldPath p = ROOT;
-    StringBuilder prefix = new StringBuilder();
     String previous = null;
-    for (String raw : pointer.substring(1).split("/", -1)) {
-      String seg = raw.replace("~1", "/").replace("~0", "~");
-      boolean parentIsArray =
-          isArray != null ? isArray.test(prefix.toString()) : seg.matches("\\d+");
+    for (JsonPointer rest = JsonPointer.compile(pointer); !rest.matches(); rest = rest.tail()) {
+      String seg = rest.getMatchingProperty();
+      // The pointer up to this segment, still escaped: what precedes the rest.
+      String prefix = pointer.substring(0, pointer.length() - rest.toString().length());
+      boolean parentIsArray = isArray != null ? isArray.test(prefix) : seg.matches("\\d+");
       if (parentIsArray && seg.matches("\\d+")) {
         p = p.index(Integer.parseInt(seg));
       } else if (previous != null && MAP_FIELDS.contains(previous)) {
@@ -127,7 +128,6 @@ public final class FieldPath {
       } else {
         p = p.child(seg);
       }
-      prefix.append('/').append(raw);
       previous = p.segments.get(p.segments.size() - 1) instanceof Field f ? f.name() : null;
     }
     return p;
@@ -135,16 +135,17 @@ public final class FieldPath {
 
   /** The RFC 6901 pointer of this path ({@code /spec/mpiReplicaSpecs/Launcher}). */
   public String toPointer() {
-    StringBuilder out = new StringBuilder();
+    JsonPointer pointer = JsonPointer.empty();
     for (Segment s : segments) {
-      out.append('/');
-      String text =
-          s instanceof Field f
-              ? f.name()
-              : s instanceof Key k ? k.key() : String.valueOf(((Index) s).index());
-      out.append(text.replace("~", "~0").replace("/", "~1"));
+      if (s instanceof Field f) {
+        pointer = pointer.appendProperty(f.name());
+      } else if (s instanceof Key k) {
+        pointer = pointer.appendProperty(k.key());
+      } else {
+        pointer = pointer.appendIndex(((Index) s).index());
+      }
     }
-    return out.toString();
+    return pointer.toString();
   }
 
   /** Upstream spelling: {@code spec.mpiReplicaSpecs[Launcher].template.spec.containers[0]}. */

@@ -1,6 +1,7 @@
 package dev.jobc.render;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobc.load.GoYamlScalars;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
@@ -41,17 +42,12 @@ public final class YamlWriter {
   private static final Comparator<String> CANONICAL =
       Comparator.comparingInt(YamlWriter::rank).thenComparing(Comparator.naturalOrder());
 
-  /** Plain words some YAML reader takes for a null, a boolean, a merge key or a float. */
-  private static final Set<String> RESERVED =
-      Set.of(
-          String.join(
-                  " ",
-                  "~ null Null NULL true True TRUE false False FALSE",
-                  // YAML 1.1 booleans (go-yaml v2, PyYAML, SnakeYAML)
-                  "y Y yes Yes YES n N no No NO on On ON off Off OFF",
-                  // YAML 1.1 merge and value keys, and the special floats
-                  "<< = .inf .Inf .INF +.inf +.Inf +.INF -.inf -.Inf -.INF .nan .NaN .NAN")
-              .split(" "));
+  /**
+   * Plain words that YAML 1.1 readers (go-yaml v2, PyYAML, SnakeYAML) take for a boolean or a merge
+   * or value key; go-yaml v3's null, boolean and float words are {@link GoYamlScalars}'.
+   */
+  private static final Set<String> YAML11_WORDS =
+      Set.of("y Y yes Yes YES n N no No NO on On ON off Off OFF << =".split(" "));
 
   // YAML 1.1 int and float (the union of SnakeYAML's and PyYAML's resolvers, with sexagesimals),
   // and the timestamps they resolve. Applied only to short strings that start like a number.
@@ -335,7 +331,8 @@ public final class YamlWriter {
 
   /** Whether a one-line string can be written without quotes and read back as the same string. */
   static boolean plainFits(String s) {
-    if (s.isEmpty() || RESERVED.contains(s)) {
+    // Quote what kubectl's reader would resolve to anything but a string, then YAML 1.1's extras.
+    if (GoYamlScalars.resolve(s) != GoYamlScalars.Type.STRING || YAML11_WORDS.contains(s)) {
       return false;
     }
     char first = s.charAt(0);
@@ -364,12 +361,13 @@ public final class YamlWriter {
         return false;
       }
     }
-    boolean numeric =
-        first == '+' || first == '-' || first == '.' || (first >= '0' && first <= '9');
-    return !(numeric && looksNumeric(s));
+    return !(GoYamlScalars.startsLikeNumber(s) && looksNumeric(s));
   }
 
-  /** Whether some YAML reader resolves a plain scalar starting like a number to a non-string. */
+  /**
+   * Whether a YAML 1.1 reader resolves a plain scalar starting like a number to a non-string
+   * (go-yaml v3's numbers are checked before, by {@link GoYamlScalars}).
+   */
   private static boolean looksNumeric(String s) {
     if (s.length() > 256) {
       // Regexes with repeated groups recurse per repetition; long strings get a cheap, strict
@@ -381,75 +379,9 @@ public final class YamlWriter {
       }
       return true;
     }
-    return goNumber(s)
-        || YAML11_INT.matcher(s).matches()
+    return YAML11_INT.matcher(s).matches()
         || YAML11_FLOAT.matcher(s).matches()
         || TIMESTAMP.matcher(s).matches();
-  }
-
-  /**
-   * go-yaml v2's numbers (as jobc's loader reads them): Go's {@code ParseInt(s, 0, 64)} syntax
-   * after removing underscores ({@code 0x1F}, {@code 0o755}, {@code 0b1}, {@code 0755}), or its
-   * float syntax {@code [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?}.
-   */
-  private static boolean goNumber(String text) {
-    String s = text.replace("_", "");
-    int i = 0;
-    int n = s.length();
-    if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-      i++;
-    }
-    if (i < n - 1 && s.charAt(i) == '0') {
-      char p = s.charAt(i + 1);
-      int radix =
-          p == 'x' || p == 'X' ? 16 : p == 'o' || p == 'O' ? 8 : p == 'b' || p == 'B' ? 2 : 0;
-      if (radix != 0 && digitsOnly(s, i + 2, radix)) {
-        return true;
-      }
-    }
-    int intDigits = 0;
-    while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-      i++;
-      intDigits++;
-    }
-    int fracDigits = 0;
-    if (i < n && s.charAt(i) == '.') {
-      i++;
-      while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-        i++;
-        fracDigits++;
-      }
-    }
-    if (intDigits + fracDigits == 0) {
-      return false;
-    }
-    if (i < n && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
-      i++;
-      if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
-        i++;
-      }
-      int expDigits = 0;
-      while (i < n && s.charAt(i) >= '0' && s.charAt(i) <= '9') {
-        i++;
-        expDigits++;
-      }
-      if (expDigits == 0) {
-        return false;
-      }
-    }
-    return i == n;
-  }
-
-  private static boolean digitsOnly(String s, int from, int radix) {
-    if (from >= s.length()) {
-      return false;
-    }
-    for (int i = from; i < s.length(); i++) {
-      if (s.charAt(i) > 'f' || Character.digit(s.charAt(i), radix) < 0) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /**

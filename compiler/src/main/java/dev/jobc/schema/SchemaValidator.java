@@ -268,7 +268,7 @@ public final class SchemaValidator {
       case "additionalProperties":
         {
           String name = error.getProperty();
-          FieldPath path = fieldPath(doc, instance + "/" + escape(name));
+          FieldPath path = fieldPath(doc, child(instance, name));
           JsonNode known =
               at(entry.root(), fragment.subList(0, fragment.size() - 1)).path("properties");
           String hint = suggestion(name, known);
@@ -281,7 +281,7 @@ public final class SchemaValidator {
         }
       case "required":
         {
-          FieldPath path = fieldPath(doc, instance + "/" + escape(error.getProperty()));
+          FieldPath path = fieldPath(doc, child(instance, error.getProperty()));
           return Diagnostic.error(
               Code.REQUIRED, file, doc.positions().at(path), path, "Required value");
         }
@@ -419,13 +419,18 @@ public final class SchemaValidator {
     return FieldPath.fromPointer(pointer, prefix -> root.at(prefix).isArray());
   }
 
-  /** RFC 6901 pointer of a networknt path, built from its elements so escaping is ours. */
+  /** RFC 6901 pointer of a networknt path, built from its elements by JsonPointer's escaping. */
   private static String pointer(NodePath path) {
-    StringBuilder out = new StringBuilder();
+    JsonPointer out = JsonPointer.empty();
     for (int i = 0; i < path.getNameCount(); i++) {
-      out.append('/').append(escape(String.valueOf(path.getElement(i))));
+      out = out.appendProperty(String.valueOf(path.getElement(i)));
     }
     return out.toString();
+  }
+
+  /** The pointer of entry {@code name} of the mapping at {@code pointer}. */
+  private static String child(String pointer, String name) {
+    return JsonPointer.compile(pointer).appendProperty(name).toString();
   }
 
   private static List<Object> elements(NodePath path) {
@@ -452,16 +457,10 @@ public final class SchemaValidator {
   }
 
   private static JsonNode at(JsonNode root, List<Object> elements) {
-    StringBuilder pointer = new StringBuilder();
+    JsonPointer pointer = JsonPointer.empty();
     for (Object e : elements) {
-      pointer.append('/').append(escape(String.valueOf(e)));
+      pointer = pointer.appendProperty(String.valueOf(e));
     }
-    return root.at(JsonPointer.compile(pointer.toString()));
-  }
-
-  private static String escape(String segment) {
-    return segment.indexOf('~') < 0 && segment.indexOf('/') < 0
-        ? segment
-        : segment.replace("~", "~0").replace("/", "~1");
+    return root.at(pointer);
   }
 }

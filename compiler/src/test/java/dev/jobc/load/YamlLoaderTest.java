@@ -590,4 +590,15 @@ class YamlLoaderTest {
       assertThat(r.diagnostics()).as("input %s", s).noneMatch(d -> d.code() == Code.INTERNAL);
     }
   }
+
+  @Test
+  void theNextDocumentLoadsWhateverTheSkippedRestOfATooDeepOneHolds() {
+    String deep = "a: " + "[".repeat(150) + "]".repeat(150) + "\nb:\n  ? [x]\n  : 1\n";
+    LoadResult r = load(deep + "---\nc: 3\n");
+    assertThat(r.diagnostics())
+        .extracting(Diagnostic::code, Diagnostic::message)
+        .containsExactly(tuple(Code.LIMIT, "nesting is deeper than 100 levels"));
+    assertThat(r.documents()).extracting(Document::index).containsExactly(1);
+    assertThat(r.documents().get(0).root()).isEqualTo(json("{\"c\": 3}"));
+  }
 }

@@ -522,4 +522,25 @@ class YamlWriterTest {
               trailing-blank: "x\\n\\n\\n"
             """);
   }
+
+  /** Every string go-yaml v3 would read as something else is quoted, and reads back a string. */
+  @ParameterizedTest(name = "[{index}] <{0}>")
+  @ValueSource(
+      strings = {
+        "~", "null", "Null", "NULL", "true", "True", "TRUE", "0x1F", "0o17", "017", "1_000", ".inf",
+        "-.Inf", ".nan", "1e3", "+1", "08", "yes", "on", "<<"
+      })
+  void stringsThatResolveToAnotherTypeAreQuoted(String text) {
+    assertThat(YamlWriter.plainFits(text)).isFalse();
+    ObjectNode doc = NODES.objectNode().put("v", text);
+    String yaml = writer.write(doc, false);
+    assertThat(yaml).isEqualTo("v: \"" + text + "\"\n");
+    assertThat(load(yaml).get("v")).isEqualTo(TextNode.valueOf(text));
+  }
+
+  @ParameterizedTest(name = "[{index}] <{0}>")
+  @ValueSource(strings = {"hello", "1.2.3", "0x", "1e", "nULL", ".inF"})
+  void stringsThatGoYamlReadsAsStringsStayPlain(String text) {
+    assertThat(YamlWriter.plainFits(text)).isTrue();
+  }
 }
