@@ -33,7 +33,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 public class CompileBenchmark {
 
-  /** Worker replicas of the job: mpi-operator's `examples/v2beta1/pi` 2, and a large job's 1,000. */
+  /**
+   * Worker replicas of the job: mpi-operator's `examples/v2beta1/pi` 2, and a large job's 1,000.
+   */
   @Param({"2", "1000"})
   public int workers;
 

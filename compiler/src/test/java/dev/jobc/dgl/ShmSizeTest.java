@@ -6,7 +6,10 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Half the memory limit, exactly, in the limit's unit family (dgl-operator `47bff27` `controllers/dgljob_controller.go` `buildWorkerOrPartitionerPod`, and more). */
+/**
+ * Half the memory limit, exactly, in the limit's unit family (dgl-operator `47bff27`
+ * `controllers/dgljob_controller.go` `buildWorkerOrPartitionerPod`, and more).
+ */
 class ShmSizeTest {
 
   @ParameterizedTest(name = "{0} → {1}")

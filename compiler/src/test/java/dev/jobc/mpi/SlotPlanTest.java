@@ -11,7 +11,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The final mpi-operator v1alpha1 packing table (mpi-operator `8943cf7` `pkg/controllers/v1alpha1/mpi_job_controller.go` `allocateProcessingUnits`), remainders as errors. */
+/**
+ * The final mpi-operator v1alpha1 packing table (mpi-operator `8943cf7`
+ * `pkg/controllers/v1alpha1/mpi_job_controller.go` `allocateProcessingUnits`), remainders as
+ * errors.
+ */
 class SlotPlanTest {
 
   static Stream<Arguments> packings() {
