@@ -3,6 +3,7 @@ package dev.jobc.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
+import dev.jobc.model.CompileResult;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -10,10 +11,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CompileBenchmarkTest {
   @ParameterizedTest
   @ValueSource(ints = {2, 1000})
-  void inputCompiles(int workers) {
+  void inputRendersEveryWorker(int workers) {
     CompileBenchmark benchmark = new CompileBenchmark();
     benchmark.workers = workers;
-    assertThatCode(benchmark::setUp).doesNotThrowAnyException();
+    benchmark.setUp();
+    CompileResult result = benchmark.compile();
+    assertThat(result.ok()).as(result.diagnostics().toString()).isTrue();
+    assertThat(result.objects())
+        .extracting(o -> o.kind() + "/" + o.name())
+        .containsExactly(
+            "ServiceAccount/pi-launcher",
+            "Role/pi-launcher",
+            "RoleBinding/pi-launcher",
+            "ConfigMap/pi-config",
+            "Service/pi",
+            "StatefulSet/pi-worker",
+            "Job/pi-launcher");
+    String config = result.objects().get(3).yaml();
+    String last = "pi-worker-" + (workers - 1) + ".pi.default.svc slots=2";
+    assertThat(config).contains(last).doesNotContain("pi-worker-" + workers + ".");
+    assertThat(result.objects().get(5).yaml()).contains("replicas: " + workers + "\n");
   }
 
   @org.junit.jupiter.api.Test

@@ -185,7 +185,9 @@ class ArgoCdIT {
         sidecar = c;
       }
     }
-    assertThat(sidecar).as(run.out()).isNotNull();
+    assertThat(sidecar)
+        .as(run.out())
+        .isInstanceOf(com.fasterxml.jackson.databind.node.ObjectNode.class);
     assertThat(sidecar.path("securityContext").path("runAsUser").asInt()).isEqualTo(999);
     assertThat(sidecar.path("command").get(0).asText())
         .isEqualTo("/var/run/argocd/argocd-cmp-server");

@@ -19,7 +19,9 @@ class ChannelOptionsTest {
   void everyNamedOptionIsARenderFlag() {
     CommandLine render = new CommandLine(new JobcCommand()).getSubcommands().get("render");
     for (String name : OptionTable.names()) {
-      assertThat(render.getCommandSpec().findOption("--" + name)).as(name).isNotNull();
+      assertThat(render.getCommandSpec().findOption("--" + name))
+          .as(name)
+          .satisfies(o -> assertThat(o.longestName()).isEqualTo("--" + name));
     }
     // And the other way round: a new render flag must also reach KRM, Argo CD and Maven.
     for (var option : render.getCommandSpec().options()) {

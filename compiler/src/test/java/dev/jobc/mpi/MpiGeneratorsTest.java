@@ -117,7 +117,7 @@ class MpiGeneratorsTest {
   void gangSchedulingMarksEveryPodTheGeneratorsBuild() {
     MpiJobPlan plan =
         plan(PI, CompileOptions.defaults().with(OptionTable.GANG_SCHEDULER, "volcano"));
-    assertThat(plan.gang()).isNotNull();
+    assertThat(plan.gang().schedulerName()).isEqualTo("volcano");
     var launcher = new LauncherJobGenerator().generate(plan).getSpec().getTemplate();
     var worker = new WorkerStatefulSetGenerator().generate(plan).getSpec().getTemplate();
     for (PodTemplateSpec t : List.of(launcher, worker)) {

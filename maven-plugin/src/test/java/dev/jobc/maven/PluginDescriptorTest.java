@@ -129,7 +129,7 @@ class PluginDescriptorTest {
   private static Document descriptor() throws Exception {
     try (InputStream in =
         PluginDescriptorTest.class.getResourceAsStream("/META-INF/maven/plugin.xml")) {
-      assertThat(in).as("plugin.xml on the test class path").isNotNull();
+      assertThat(in).as("plugin.xml on the test class path").isInstanceOf(InputStream.class);
       return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
     }
   }

@@ -335,8 +335,16 @@ class LauncherSidecarTest {
     Eventually.until(
         "WorkersDeleted event",
         () -> events().stream().anyMatch(e -> "WorkersDeleted".equals(e.getReason())));
-    assertThat(api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-1").get())
-        .isNotNull();
+    // The failed worker is not Running: the policy leaves it, as it was.
+    assertThat(
+            api.admin
+                .pods()
+                .inNamespace(ApiStandIn.NS)
+                .withName("pi-worker-1")
+                .get()
+                .getStatus()
+                .getPhase())
+        .isEqualTo("Failed");
   }
 
   @Test
