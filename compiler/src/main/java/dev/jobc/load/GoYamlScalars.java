@@ -50,11 +50,14 @@ public final class GoYamlScalars {
 
   /** What the plain scalar {@code text} resolves to. */
   public static Type resolve(String text) {
-    if (isNull(text)) {
-      return Type.NULL;
-    }
-    if (isBoolean(text)) {
-      return Type.BOOL;
+    // Every null and boolean word has at most 5 characters: most scalars skip both lookups.
+    if (text.length() <= 5) {
+      if (isNull(text)) {
+        return Type.NULL;
+      }
+      if (isBoolean(text)) {
+        return Type.BOOL;
+      }
     }
     if (!startsLikeNumber(text)) {
       return Type.STRING;

@@ -332,7 +332,8 @@ public final class YamlWriter {
   /** Whether a one-line string can be written without quotes and read back as the same string. */
   static boolean plainFits(String s) {
     // Quote what kubectl's reader would resolve to anything but a string, then YAML 1.1's extras.
-    if (GoYamlScalars.resolve(s) != GoYamlScalars.Type.STRING || YAML11_WORDS.contains(s)) {
+    if (GoYamlScalars.resolve(s) != GoYamlScalars.Type.STRING
+        || (s.length() <= 3 && YAML11_WORDS.contains(s))) {
       return false;
     }
     char first = s.charAt(0);

@@ -176,12 +176,6 @@ public final class SchemaValidator {
     return file(apiVersion, kind) != null;
   }
 
-  /** The apiVersions jobc accepts for {@code kind}, sorted; empty for unknown kinds. */
-  public List<String> apiVersions(String kind) {
-    Map<String, String> versions = files.get(kind);
-    return versions == null ? List.of() : List.copyOf(versions.keySet());
-  }
-
   /** The schema file's text (what {@code jobc schema} prints), or null when unsupported. */
   public String schemaText(String apiVersion, String kind) {
     Entry entry = entry(apiVersion, kind);

@@ -37,11 +37,12 @@ class SchemaValidatorTest {
   private static final String WORKER_PATH = "spec.mpiReplicaSpecs[Worker]";
 
   @Test
-  void listsTheAcceptedVersions() {
-    assertThat(SCHEMAS.apiVersions(MPIJOB))
-        .containsExactly(
-            "kubeflow.org/v1", "kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", V2BETA1);
-    assertThat(SCHEMAS.apiVersions("TFJob")).isEmpty();
+  void hasASchemaForEveryAcceptedVersionAndNoOther() {
+    for (String version : dev.jobc.conventions.MpiEra.apiVersions()) {
+      assertThat(SCHEMAS.supports(version, MPIJOB)).as(version).isTrue();
+    }
+    assertThat(SCHEMAS.supports("qihoo.net/v1alpha1", "DGLJob")).isTrue();
+    assertThat(SCHEMAS.supports("kubeflow.org/v1", "TFJob")).isFalse();
     assertThat(SCHEMAS.supports(V2BETA1, MPIJOB)).isTrue();
     assertThat(SCHEMAS.supports("kubeflow.org/v2", MPIJOB)).isFalse();
     assertThat(SCHEMAS.supports(V2BETA1, "Pod")).isFalse();
