@@ -115,9 +115,9 @@ class GeneratePurityTest {
 
   private static String templates(Object plan) {
     if (plan instanceof MpiJobPlan mpi) {
-      return ObjectTrees.tree(mpi.launcherTemplate())
+      return ObjectTrees.tree(mpi.launcherTemplate().copy())
           + "\n"
-          + (mpi.workerTemplate() == null ? "" : ObjectTrees.tree(mpi.workerTemplate()));
+          + (mpi.workerTemplate() == null ? "" : ObjectTrees.tree(mpi.workerTemplate().copy()));
     }
     return "";
   }

@@ -59,6 +59,41 @@ public final class ObjectTrees {
     }
   }
 
+  /**
+   * An unchangeable snapshot of {@code value} that gives fresh deep copies: it is serialised once
+   * here, and each {@link Snapshot#copy()} only deserialises.
+   */
+  public static <T> Snapshot<T> snapshot(T value, Class<T> type) {
+    TokenBuffer buffer = new TokenBuffer(MAPPER, false);
+    try {
+      MAPPER.writeValue(buffer, value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new Snapshot<>(buffer, type);
+  }
+
+  /** A serialised value; see {@link #snapshot}. Immutable and thread-safe. */
+  public static final class Snapshot<T> {
+    private final TokenBuffer tokens;
+    private final Class<T> type;
+
+    private Snapshot(TokenBuffer tokens, Class<T> type) {
+      this.tokens = tokens;
+      this.type = type;
+    }
+
+    /** A new deep copy of the value, for the caller to change as it likes. */
+    public T copy() {
+      // Every parser reads the buffer from its start, without changing it.
+      try (JsonParser parser = tokens.asParser()) {
+        return MAPPER.readValue(parser, type);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
   /** The tree of a fabric8 (or any Jackson-serialisable) object. */
   public static ObjectNode tree(Object value) {
     return MAPPER.valueToTree(value);

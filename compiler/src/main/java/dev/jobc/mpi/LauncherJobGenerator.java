@@ -37,7 +37,7 @@ public final class LauncherJobGenerator {
   public Job generate(MpiJobPlan plan) {
     var replica = plan.job().launcher();
     // A copy: generators never change the plan.
-    PodTemplateSpec template = PodTemplates.copy(plan.launcherTemplate());
+    PodTemplateSpec template = plan.launcherTemplate().copy();
     if (template.getMetadata() == null) {
       template.setMetadata(new ObjectMeta());
     }

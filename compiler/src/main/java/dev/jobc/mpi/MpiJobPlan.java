@@ -1,5 +1,6 @@
 package dev.jobc.mpi;
 
+import dev.jobc.bind.ObjectTrees.Snapshot;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiImplementation;
 import dev.jobc.conventions.MpiImplementation.Env;
@@ -25,10 +26,9 @@ import java.util.Map;
  * @param launcherHost the launcher's own hostfile entry when it also runs ranks ({@code
  *     runLauncherAsWorker}), so {@code kubexec.sh} runs those locally; else {@code null}
  * @param kueueLabels the job's {@code kueue.x-k8s.io/*} labels, copied to what Kueue admits
- * @param launcherTemplate the plan's own copy of the launcher's pod template (generators copy it
- *     again before they change anything)
- * @param workerTemplate the plan's own copy of the worker pod template, or {@code null} without a
- *     Worker spec
+ * @param launcherTemplate the plan's own, unchangeable copy of the launcher's pod template;
+ *     generators take a fresh copy of it before they change anything
+ * @param workerTemplate likewise for the worker pod template, or {@code null} without a Worker spec
  * @param gang the PodGroup and pod decoration, or {@code null} without gang scheduling
  */
 public record MpiJobPlan(
@@ -49,8 +49,8 @@ public record MpiJobPlan(
     String kubexecContainer,
     String launcherHost,
     Map<String, String> kueueLabels,
-    PodTemplateSpec launcherTemplate,
-    PodTemplateSpec workerTemplate,
+    Snapshot<PodTemplateSpec> launcherTemplate,
+    Snapshot<PodTemplateSpec> workerTemplate,
     GangPlan gang) {
 
   public MpiJobPlan {

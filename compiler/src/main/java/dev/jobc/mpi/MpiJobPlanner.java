@@ -1,17 +1,18 @@
 package dev.jobc.mpi;
 
+import dev.jobc.bind.ObjectTrees;
 import dev.jobc.conventions.DiscoverHosts;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiImplementation;
 import dev.jobc.conventions.MpiImplementation.Env;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
-import dev.jobc.k8s.PodTemplates;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.Transport;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -92,10 +93,10 @@ public final class MpiJobPlanner {
         job.mainContainer(),
         launcherHost,
         MpiLabels.kueueLabels(job.metadata().getLabels()),
-        PodTemplates.copy(job.launcher().template()),
+        ObjectTrees.snapshot(job.launcher().template(), PodTemplateSpec.class),
         job.worker() == null || job.worker().template() == null
             ? null
-            : PodTemplates.copy(job.worker().template()),
+            : ObjectTrees.snapshot(job.worker().template(), PodTemplateSpec.class),
         // From the user's templates: minResources counts what they ask for.
         GangPlanner.plan(job).orElse(null));
   }

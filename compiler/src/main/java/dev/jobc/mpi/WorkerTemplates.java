@@ -24,7 +24,7 @@ final class WorkerTemplates {
 
   /** The worker template, built on a copy of the plan's: generators never change the plan. */
   static PodTemplateSpec build(MpiJobPlan plan, String restartPolicy) {
-    PodTemplateSpec template = PodTemplates.copy(plan.workerTemplate());
+    PodTemplateSpec template = plan.workerTemplate().copy();
     if (template.getMetadata() == null) {
       template.setMetadata(new ObjectMeta());
     }
