@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "argocd",
+    modelTransformer = OptionListHelp.class,
     mixinStandardHelpOptions = true,
     versionProvider = JobcCommand.Version.class,
     description = {
@@ -43,8 +44,7 @@ import picocli.CommandLine.Spec;
       "",
       "Options come from ARGOCD_APP_NAMESPACE (namespace), ARGOCD_ENV_JOBC_<NAME> and the plugin"
           + " parameters (ARGOCD_APP_PARAMETERS or PARAM_<NAME>), where NAME is one of the"
-          + " options of jobc render (jobc render --help lists them): cluster-domain, or"
-          + " CLUSTER_DOMAIN in a variable's name."
+          + " options listed below."
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

@@ -15,7 +15,10 @@ public final class CompileFlags implements IModelTransformer {
   @Override
   public CommandSpec transform(CommandSpec spec) {
     for (Option<?> option : OptionTable.ALL) {
-      OptionSpec.Builder flag = OptionSpec.builder("--" + option.name());
+      OptionSpec.Builder flag =
+          option.shortFlag() == null
+              ? OptionSpec.builder("--" + option.name())
+              : OptionSpec.builder(option.shortFlag(), "--" + option.name());
       if (option.isFlag()) {
         flag.arity("0").type(boolean.class);
       } else {

@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
       KrmCommand.class,
       ArgoCdCommand.class,
       SchemaCommand.class,
+      CompletionCommand.class,
       HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",

@@ -46,6 +46,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "krm",
+    modelTransformer = OptionListHelp.class,
     mixinStandardHelpOptions = true,
     versionProvider = JobcCommand.Version.class,
     description = {
@@ -53,7 +54,7 @@ import picocli.CommandLine.Spec;
       "",
       "Items of job kinds are replaced by their objects; other items pass through. Options come"
           + " from functionConfig: a ConfigMap's data, or kind JobcConfig with the same keys at the"
-          + " top level: namespace, cluster-domain, kubectl-image, disable-flux-substitution."
+          + " top level; the keys are listed below."
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {

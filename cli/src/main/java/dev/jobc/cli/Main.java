@@ -71,13 +71,13 @@ public final class Main {
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> internalError(e, err, debug));
     cli.setParameterExceptionHandler(
         (e, arguments) -> {
-          // As picocli's own handler, with the message on one line: it may quote an argument.
+          // As kubectl and helm do: what is wrong, on one line (it may quote an argument), then
+          // where the help is; the full usage would bury the message.
           CommandLine failed = e.getCommandLine();
           PrintWriter writer = failed.getErr();
-          writer.print(Quoting.oneLine(String.valueOf(e.getMessage())) + "\n");
-          if (!UnmatchedArgumentException.printSuggestions(e, writer)) {
-            failed.usage(writer);
-          }
+          writer.print("jobc: error: " + Quoting.oneLine(String.valueOf(e.getMessage())) + "\n");
+          UnmatchedArgumentException.printSuggestions(e, writer);
+          writer.print("Run '" + failed.getCommandSpec().qualifiedName() + " --help' for usage.\n");
           writer.flush();
           return failed.getCommandSpec().exitCodeOnInvalidInput();
         });

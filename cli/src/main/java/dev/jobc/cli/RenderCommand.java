@@ -46,6 +46,10 @@ import picocli.CommandLine.Spec;
       "3:internal error (a defect in jobc)"
     })
 final class RenderCommand implements Callable<Integer> {
+  /** kubectl's {@code -o} formats, refused as directory names: a user meant the format. */
+  private static final java.util.Set<String> OUTPUT_FORMATS =
+      java.util.Set.of("yaml", "json", "wide", "name");
+
   @ParentCommand private JobcCommand parent;
 
   @Spec private CommandSpec spec;
@@ -102,6 +106,18 @@ final class RenderCommand implements Callable<Integer> {
     }
     if (destination != null && "".equals(destination.output)) {
       throw usage("-o: the directory name is empty");
+    }
+    if (destination != null
+        && destination.output != null
+        && OUTPUT_FORMATS.contains(destination.output)) {
+      // kubectl's and helm's -o takes a format; jobc's takes a directory.
+      throw usage(
+          "-o "
+              + destination.output
+              + ": -o takes a directory, not an output format; without -o jobc render prints"
+              + " YAML on standard output (write -o ./"
+              + destination.output
+              + " for a directory of that name)");
     }
     if (destination != null && "".equals(destination.check)) {
       throw usage("--check: the directory name is empty");

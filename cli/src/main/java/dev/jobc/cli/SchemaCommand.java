@@ -37,7 +37,8 @@ final class SchemaCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    String schema = new ManifestCompiler().schema(apiVersion, kind);
+    ManifestCompiler compiler = new ManifestCompiler();
+    String schema = compiler.schema(apiVersion, kind);
     if (schema == null) {
       PrintWriter err = spec.commandLine().getErr();
       err.print(
@@ -45,7 +46,9 @@ final class SchemaCommand implements Callable<Integer> {
               + Quoting.oneLine(apiVersion)
               + " "
               + Quoting.oneLine(kind)
-              + ": not a kind jobc accepts as input\n");
+              + ": not a kind jobc accepts as input; it accepts "
+              + String.join(", ", compiler.acceptedKinds())
+              + "\n");
       return ExitCode.USAGE;
     }
     PrintWriter out = spec.commandLine().getOut();

@@ -73,10 +73,12 @@ class ChannelOptionsTest {
         new CommandLine(new JobcCommand()).getSubcommands().get("render").getUsageMessage();
     assertThat(help).contains("--transport=kubexec|ssh").contains("Default: kubexec.");
     assertThat(help).doesNotContain("null");
-    for (String name : OptionTable.names()) {
+    for (Option<?> option : OptionTable.ALL) {
       // One row in the option list, whatever picocli's layout: the row starts with the flag.
-      assertThat(help.lines().filter(l -> l.strip().startsWith("--" + name)).count())
-          .as(name)
+      String flags =
+          (option.shortFlag() == null ? "" : option.shortFlag() + ", ") + "--" + option.name();
+      assertThat(help.lines().filter(l -> l.strip().startsWith(flags)).count())
+          .as(option.name())
           .isEqualTo(1);
     }
     assertThat(help).contains("leaves ${...} in commands");
@@ -112,6 +114,19 @@ class ChannelOptionsTest {
           .as(option.camelName())
           .endsWith("| " + (option.isFlag() ? "`false`" : shown) + " |");
     }
+  }
+
+  @Test
+  void krmAndArgoCdHelpListEveryOption() {
+    CommandLine jobc = new CommandLine(new JobcCommand());
+    String krm = jobc.getSubcommands().get("krm").getUsageMessage();
+    String argocd = jobc.getSubcommands().get("argocd").getUsageMessage();
+    for (Option<?> option : OptionTable.ALL) {
+      assertThat(krm).contains("  " + option.name() + ": ");
+      assertThat(argocd).contains("  " + option.name() + " (" + option.envName() + "): ");
+    }
+    assertThat(krm).doesNotContain("null");
+    assertThat(argocd).doesNotContain("null");
   }
 
   @Test

@@ -39,6 +39,48 @@ class JobcCommandTest {
   }
 
   @Test
+  void aUsageErrorIsTwoLinesNotTheWholeHelp() {
+    Run run = Run.in(dir, "render");
+    assertThat(run.exitCode()).isEqualTo(2);
+    assertThat(run.out()).isEmpty();
+    assertThat(run.err())
+        .isEqualTo(
+            "jobc: error: no input: give a file, a directory or - (stdin)\n"
+                + "Run 'jobc render --help' for usage.\n");
+  }
+
+  @Test
+  void outputFormatWordsAreRefusedWithAHint() {
+    for (String format : List.of("yaml", "json")) {
+      Run run = Run.in(dir, "render", "-", "-o", format);
+      assertThat(run.exitCode()).isEqualTo(2);
+      assertThat(run.err())
+          .startsWith("jobc: error: -o " + format + ": -o takes a directory, not an output format")
+          .contains("-o ./" + format);
+      assertThat(dir.resolve(format)).doesNotExist();
+    }
+  }
+
+  @Test
+  void completionScriptsCoverEveryCommandAndFlag() throws Exception {
+    Run bash = Run.in(dir, "completion", "bash");
+    assertThat(bash.exitCode()).as(bash.err()).isZero();
+    assertThat(bash.out()).contains("render", "schema", "--cluster-domain", "--namespace");
+    // The script parses in the shell it is for.
+    Path script = dir.resolve("jobc-completion.bash");
+    java.nio.file.Files.writeString(script, bash.out());
+    Process check =
+        new ProcessBuilder("bash", "-n", script.toString()).redirectErrorStream(true).start();
+    String said = new String(check.getInputStream().readAllBytes());
+    assertThat(check.waitFor()).as(said).isZero();
+
+    assertThat(Run.in(dir, "completion", "zsh").out()).startsWith("autoload -U +X compinit");
+    Run fish = Run.in(dir, "completion", "fish");
+    assertThat(fish.exitCode()).isEqualTo(2);
+    assertThat(fish.err()).startsWith("jobc: error: SHELL must be bash or zsh, not \"fish\"");
+  }
+
+  @Test
   void noSubcommandIsAUsageError() {
     Run run = Run.in(dir);
     assertThat(run.exitCode()).isEqualTo(2);
@@ -73,7 +115,10 @@ class JobcCommandTest {
     assertThat(run.out()).isEmpty();
     assertThat(run.err())
         .isEqualTo(
-            "jobc: error: no schema for example.com/v1 Widget: not a kind jobc accepts as input\n");
+            "jobc: error: no schema for example.com/v1 Widget: not a kind jobc accepts as input;"
+                + " it accepts kubeflow.org/v1alpha1 MPIJob, kubeflow.org/v1alpha2 MPIJob,"
+                + " kubeflow.org/v1 MPIJob, kubeflow.org/v2beta1 MPIJob, qihoo.net/v1alpha1"
+                + " DGLJob\n");
   }
 
   @Test

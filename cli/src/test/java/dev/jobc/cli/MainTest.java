@@ -178,7 +178,7 @@ class MainTest {
     Run unknown = run(InputStream.nullInputStream(), Map.of(), "render", "--x" + FORGED, "-");
     assertThat(unknown.exitCode()).isEqualTo(2);
     assertThat(unknown.err().lines().findFirst().orElseThrow())
-        .isEqualTo("Unknown option: '--xboom\\n/etc/passwd:1:1: error: forged'");
+        .isEqualTo("jobc: error: Unknown option: '--xboom\\n/etc/passwd:1:1: error: forged'");
     assertThat(unknown.err()).doesNotContain("\n/etc/passwd");
   }
 

@@ -23,6 +23,8 @@ import java.util.function.Function;
  * @param help one sentence or two for help texts; the default is appended by {@link #helpText()}
  * @param implied an option this one sets as well, unless the same channel sets that option itself
  *     ({@code ssh-secret} implies {@code transport: ssh}); {@code null} for none
+ * @param shortFlag a one-letter command-line alias as kubectl and helm spell it ({@code -n} for the
+ *     namespace), or {@code null}
  */
 public record Option<T>(
     int index,
@@ -33,7 +35,8 @@ public record Option<T>(
     Function<String, T> parser,
     boolean perJob,
     String help,
-    Implication<?> implied) {
+    Implication<?> implied,
+    String shortFlag) {
 
   /** Another option's value that setting this one implies. */
   public record Implication<V>(Option<V> option, V value) {}

@@ -28,7 +28,8 @@ public final class OptionTable {
           text -> dns("namespace", text, Dns.dns1123Label(text)),
           false,
           "Namespace for jobs that do not set metadata.namespace.",
-          null);
+          null,
+          "-n");
 
   public static final Option<String> CLUSTER_DOMAIN =
       row(
@@ -190,8 +191,22 @@ public final class OptionTable {
       boolean perJob,
       String help,
       Option.Implication<?> implied) {
+    return row(name, label, type, defaultValue, parser, perJob, help, implied, null);
+  }
+
+  private static <T> Option<T> row(
+      String name,
+      String label,
+      Class<T> type,
+      T defaultValue,
+      Function<String, T> parser,
+      boolean perJob,
+      String help,
+      Option.Implication<?> implied,
+      String shortFlag) {
     Option<T> option =
-        new Option<>(rows.size(), name, label, type, defaultValue, parser, perJob, help, implied);
+        new Option<>(
+            rows.size(), name, label, type, defaultValue, parser, perJob, help, implied, shortFlag);
     rows.add(option);
     return option;
   }
