@@ -93,6 +93,18 @@ class PreCommitIT {
     git(repo, "add", "-A");
     assertThat(preCommit(repo).exitCode()).isZero();
 
+    git(repo, "commit", "-q", "-m", "second job");
+
+    // A deleted job, as a commit stages it: only a deletion, no file for a files filter to match.
+    git(repo, "rm", "-q", "jobs/pj.yaml");
+    ExternalCommand deleted = preCommitStaged(repo);
+    assertThat(deleted.exitCode()).as(deleted.toString()).isOne();
+    assertThat(deleted.out()).contains("jobc: rendered/job-pj-launcher.yaml: removed");
+    assertThat(repo.resolve("rendered/job-pj-launcher.yaml")).doesNotExist();
+    git(repo, "add", "-A");
+    assertThat(preCommitStaged(repo).exitCode()).isZero();
+    git(repo, "commit", "-q", "-m", "second job gone");
+
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("slotsPerWorker", "slotPerWorker"));
     git(repo, "add", "-A");
     ExternalCommand invalid = preCommit(repo);
@@ -110,6 +122,14 @@ class PreCommitIT {
     env.put("PRE_COMMIT_HOME", tmp.resolve("pre-commit-home").toString());
     return ExternalCommand.run(
         repo, env, "", List.of("pre-commit", "run", "--all-files", "--color", "never"));
+  }
+
+  /** As {@code git commit} runs the hook: on the staged files only. */
+  private ExternalCommand preCommitStaged(Path repo) {
+    Map<String, String> env = new HashMap<>(gitEnv());
+    env.put("PATH", ExternalCommand.pathWithBin());
+    env.put("PRE_COMMIT_HOME", tmp.resolve("pre-commit-home").toString());
+    return ExternalCommand.run(repo, env, "", List.of("pre-commit", "run", "--color", "never"));
   }
 
   private ExternalCommand git(Path dir, String... args) {
