@@ -2,12 +2,19 @@ package dev.jobc.cli;
 
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Quoting;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code jobc schema}: prints the JSON Schema that jobc checks an input kind against. */
@@ -18,7 +25,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Prints the JSON Schema jobc checks an input kind against, e.g. for editor validation.",
       "",
-      "Example: jobc schema kubeflow.org/v2beta1 MPIJob"
+      "Example: jobc schema kubeflow.org/v2beta1 MPIJob",
+      "         jobc schema --all schemas/   (every schema, one file each, for an editor)"
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
@@ -27,17 +35,40 @@ import picocli.CommandLine.Spec;
       "3:internal error (a defect in jobc)"
     })
 final class SchemaCommand implements Callable<Integer> {
+  @ParentCommand private JobcCommand parent;
+
   @Spec private CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "API_VERSION", description = "e.g. kubeflow.org/v2beta1")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "API_VERSION",
+      description = "e.g. kubeflow.org/v2beta1")
   private String apiVersion;
 
-  @Parameters(index = "1", paramLabel = "KIND", description = "e.g. MPIJob")
+  @Parameters(index = "1", arity = "0..1", paramLabel = "KIND", description = "e.g. MPIJob")
   private String kind;
+
+  @Option(
+      names = "--all",
+      paramLabel = "DIR",
+      description =
+          "Write every schema into DIR (created when missing), one file per accepted kind and"
+              + " version, named as jobc publishes them: <kind>.<group>-<version>.schema.json.")
+  private String all;
 
   @Override
   public Integer call() {
     ManifestCompiler compiler = new ManifestCompiler();
+    if (all != null) {
+      if (apiVersion != null) {
+        throw new ParameterException(spec.commandLine(), "--all takes no API_VERSION or KIND");
+      }
+      return writeAll(compiler);
+    }
+    if (apiVersion == null || kind == null) {
+      throw new ParameterException(spec.commandLine(), "give API_VERSION and KIND, or --all DIR");
+    }
     String schema = compiler.schema(apiVersion, kind);
     if (schema == null) {
       PrintWriter err = spec.commandLine().getErr();
@@ -54,6 +85,35 @@ final class SchemaCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     out.print(schema.endsWith("\n") ? schema : schema + "\n");
     out.flush();
+    return ExitCode.OK;
+  }
+
+  private int writeAll(ManifestCompiler compiler) {
+    Path dir = parent.workingDirectory().resolve(all);
+    PrintWriter err = spec.commandLine().getErr();
+    try {
+      Files.createDirectories(dir);
+      for (String accepted : compiler.acceptedKinds()) {
+        String version = accepted.substring(0, accepted.indexOf(' '));
+        String kindName = accepted.substring(accepted.indexOf(' ') + 1);
+        String schema = compiler.schema(version, kindName);
+        int slash = version.indexOf('/');
+        String file =
+            kindName.toLowerCase(Locale.ROOT)
+                + "."
+                + version.substring(0, slash)
+                + "-"
+                + version.substring(slash + 1)
+                + ".schema.json";
+        Files.writeString(dir.resolve(file), schema.endsWith("\n") ? schema : schema + "\n");
+        err.print("jobc: wrote " + Quoting.oneLine(all) + "/" + file + "\n");
+      }
+    } catch (IOException e) {
+      err.print("jobc: error: " + Quoting.oneLine(String.valueOf(e.getMessage())) + "\n");
+      err.flush();
+      return ExitCode.SOFTWARE;
+    }
+    err.flush();
     return ExitCode.OK;
   }
 }

@@ -122,6 +122,28 @@ class JobcCommandTest {
   }
 
   @Test
+  void schemaAllWritesEveryPublishedSchema() throws Exception {
+    Run run = Run.in(dir, "schema", "--all", "out/schemas");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    Path published =
+        Path.of(
+            System.getProperty("jobc.root", ".."), "schemas/src/main/resources/dev/jobc/schemas");
+    List<String> names;
+    try (var files = java.nio.file.Files.list(published)) {
+      names = files.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+    try (var files = java.nio.file.Files.list(dir.resolve("out/schemas"))) {
+      assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
+          .containsExactlyElementsOf(names);
+    }
+    for (String name : names) {
+      assertThat(dir.resolve("out/schemas").resolve(name))
+          .hasSameTextualContentAs(published.resolve(name));
+    }
+    assertThat(Run.in(dir, "schema", "--all", "x", "kubeflow.org/v1").exitCode()).isEqualTo(2);
+  }
+
+  @Test
   void schemaNeedsBothArguments() {
     Run run = Run.in(dir, "schema", "kubeflow.org/v2beta1");
     assertThat(run.exitCode()).isEqualTo(2);
