@@ -82,13 +82,30 @@ public final class UnifiedDiff {
    * algorithm); within a change, deletions come first, as {@code diff} shows a replaced block.
    */
   static List<Edit> edits(List<String> a, List<String> b) {
+    // Lines both texts start and end with stay context, as GNU diff and git set them aside before
+    // comparing; the library alone may pick another shortest script (its earliest match).
+    int prefix = 0;
+    while (prefix < a.size() && prefix < b.size() && a.get(prefix).equals(b.get(prefix))) {
+      prefix++;
+    }
+    int suffix = 0;
+    while (suffix < a.size() - prefix
+        && suffix < b.size() - prefix
+        && a.get(a.size() - 1 - suffix).equals(b.get(b.size() - 1 - suffix))) {
+      suffix++;
+    }
     List<Edit> edits = new ArrayList<>(Math.max(a.size(), b.size()));
-    int x = 0; // next line of a
-    int y = 0; // next line of b
-    for (AbstractDelta<String> delta : DiffUtils.diff(a, b).getDeltas()) {
+    int x = prefix; // next line of a
+    int y = prefix; // next line of b
+    for (int i = 0; i < prefix; i++) {
+      edits.add(new Edit(Op.KEEP, i, i, a.get(i)));
+    }
+    List<String> middleA = a.subList(prefix, a.size() - suffix);
+    List<String> middleB = b.subList(prefix, b.size() - suffix);
+    for (AbstractDelta<String> delta : DiffUtils.diff(middleA, middleB).getDeltas()) {
       Chunk<String> source = delta.getSource();
       Chunk<String> target = delta.getTarget();
-      while (x < source.getPosition()) {
+      while (x < prefix + source.getPosition()) {
         edits.add(new Edit(Op.KEEP, x, y, a.get(x)));
         x++;
         y++;

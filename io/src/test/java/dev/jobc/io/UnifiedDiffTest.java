@@ -77,6 +77,13 @@ class UnifiedDiffTest {
   }
 
   @Test
+  void commonLastLinesStayContextAsInDiff() {
+    // Two shortest diffs exist; diff -u and git diff keep the common last line "a" as context.
+    assertThat(UnifiedDiff.diff("a", "a\nc\na\n", "b", "b\na\n"))
+        .isEqualTo("--- a\n+++ b\n@@ -1,3 +1,2 @@\n-a\n-c\n+b\n a\n");
+  }
+
+  @Test
   void editScriptIsShortestAndReproducesBothTexts() {
     // Myers' example from the paper: ABCABBA -> CBABAC has edit distance 5.
     List<String> a = List.of("A", "B", "C", "A", "B", "B", "A");
