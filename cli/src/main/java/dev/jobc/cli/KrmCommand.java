@@ -238,9 +238,7 @@ final class KrmCommand implements Callable<Integer> {
       }
       named.put(e.getKey(), e.getValue().asText());
     }
-    CompileOptions.Draft draft = options.toDraft();
-    named.forEach(draft::setText);
-    return draft.build();
+    return options.toDraft().setText(named).build();
   }
 
   /** Where an item came from: its file and index within it, as the orchestrator annotated it. */

@@ -10,8 +10,6 @@ import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -166,25 +164,14 @@ public final class DglLauncherGenerator {
         .withImagePullPolicy("IfNotPresent")
         .withArgs(args)
         .withEnv(
-            fieldEnv("POD_NAME", "metadata.name"),
-            fieldEnv("POD_NAMESPACE", "metadata.namespace"),
-            fieldEnv("POD_IP", "status.podIP"))
+            PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
+            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+            PodTemplates.fieldEnv("POD_IP", "status.podIP"))
         .withResources(
             new ResourceRequirementsBuilder()
                 .withLimits(resources)
                 .withRequests(new LinkedHashMap<>(resources))
                 .build());
-  }
-
-  private static EnvVar fieldEnv(String name, String path) {
-    return new EnvVarBuilder()
-        .withName(name)
-        .withNewValueFrom()
-        .withNewFieldRef()
-        .withFieldPath(path)
-        .endFieldRef()
-        .endValueFrom()
-        .build();
   }
 
   /** Go's {@code ResourceRequirements.Size() == 0}: no limits, requests or claims at all. */

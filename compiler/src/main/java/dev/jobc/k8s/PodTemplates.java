@@ -4,6 +4,8 @@ import dev.jobc.bind.ObjectTrees;
 import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.PodDNSConfig;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -151,5 +153,17 @@ public final class PodTemplates {
     resources.setLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")));
     c.setResources(resources);
     return c;
+  }
+
+  /** An environment variable from the downward API: {@code fieldRef.fieldPath} {@code path}. */
+  public static EnvVar fieldEnv(String name, String path) {
+    return new EnvVarBuilder()
+        .withName(name)
+        .withNewValueFrom()
+        .withNewFieldRef()
+        .withFieldPath(path)
+        .endFieldRef()
+        .endValueFrom()
+        .build();
   }
 }

@@ -2,11 +2,11 @@ package dev.jobc.mpi;
 
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.PodTemplates;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
@@ -137,9 +137,9 @@ public final class SidecarContainers {
         .withImagePullPolicy("IfNotPresent")
         .withArgs(args)
         .withEnv(
-            fieldRef("POD_NAME", "metadata.name"),
-            fieldRef("POD_NAMESPACE", "metadata.namespace"),
-            fieldRef("POD_IP", "status.podIP"),
+            PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
+            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+            PodTemplates.fieldEnv("POD_IP", "status.podIP"),
             new EnvVar("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS, null))
         .withResources(
             new ResourceRequirementsBuilder()
@@ -160,17 +160,6 @@ public final class SidecarContainers {
                 .withType("RuntimeDefault")
                 .endSeccompProfile()
                 .build());
-  }
-
-  private static EnvVar fieldRef(String name, String path) {
-    return new EnvVarBuilder()
-        .withName(name)
-        .withNewValueFrom()
-        .withNewFieldRef()
-        .withFieldPath(path)
-        .endFieldRef()
-        .endValueFrom()
-        .build();
   }
 
   private static void add(List<String> args, String option, String value) {

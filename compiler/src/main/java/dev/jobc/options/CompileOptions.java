@@ -108,6 +108,12 @@ public final class CompileOptions {
       return setText(OptionTable.byName(name), text);
     }
 
+    /** Sets every {@code name → text} of {@code values}, in map order; see {@link #setText}. */
+    public Draft setText(Map<String, String> values) {
+      values.forEach(this::setText);
+      return this;
+    }
+
     /** Sets {@code option} from its text form; see {@link #setText(String, String)}. */
     public <T> Draft setText(Option<T> option, String text) {
       return set(option, option.parse(text));

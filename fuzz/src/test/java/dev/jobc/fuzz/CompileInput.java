@@ -50,9 +50,7 @@ record CompileInput(CompileOptions options, String text) {
       }
       named.put(option.substring(0, eq), option.substring(eq + 1));
     }
-    CompileOptions.Draft draft = CompileOptions.defaults().toDraft();
-    named.forEach(draft::setText);
-    return new CompileInput(draft.build(), text);
+    return new CompileInput(CompileOptions.defaults().toDraft().setText(named).build(), text);
   }
 
   /** The text of a seed: {@code yaml} behind an options line (none when there are no options). */

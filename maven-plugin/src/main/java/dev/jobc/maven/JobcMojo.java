@@ -51,9 +51,7 @@ abstract class JobcMojo extends OptionParameters {
     ProjectRender project;
     try {
       // Parsed by the option table, as the CLI, KRM and Argo CD parse their values.
-      CompileOptions.Draft draft = CompileOptions.defaults().toDraft();
-      optionValues().forEach(draft::setText);
-      CompileOptions options = draft.build();
+      CompileOptions options = CompileOptions.defaults().toDraft().setText(optionValues()).build();
       project =
           new ProjectRender(
               baseDirectory.toPath(),
