@@ -8,6 +8,7 @@ import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.RestrictedSecurityContext;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -171,7 +172,8 @@ public final class DglLauncherGenerator {
             new ResourceRequirementsBuilder()
                 .withLimits(resources)
                 .withRequests(new LinkedHashMap<>(resources))
-                .build());
+                .build())
+        .withSecurityContext(RestrictedSecurityContext.of(false));
   }
 
   /** Go's {@code ResourceRequirements.Size() == 0}: no limits, requests or claims at all. */

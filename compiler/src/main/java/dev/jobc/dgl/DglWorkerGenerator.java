@@ -10,6 +10,7 @@ import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.RestrictedSecurityContext;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -17,10 +18,13 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The DGL workers: by default a StatefulSet {@code <job>-worker} under the job's headless Service,
@@ -110,6 +114,14 @@ public final class DglWorkerGenerator {
     VolumeMount source = mount(DglNaming.CONFIG_VOLUME, DglNaming.CONFIG_SOURCE_MOUNT);
     source.setReadOnly(true);
     c.setVolumeMounts(List.of(source, mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT)));
+    // Requests equal to limits: a Guaranteed worker stays Guaranteed (init containers count).
+    ResourceRequirements resources = new ResourceRequirements();
+    resources.setRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("64Mi")));
+    resources.setLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("64Mi")));
+    c.setResources(resources);
+    // Non-root even where the worker image runs as root: getent and the copies need no privilege,
+    // and dglrun only reads /etc/dgl (revise_hostfile.py writes its result elsewhere).
+    c.setSecurityContext(RestrictedSecurityContext.of(true));
     return c;
   }
 

@@ -148,10 +148,13 @@ public final class PodTemplates {
     c.setImagePullPolicy("IfNotPresent");
     c.setCommand(List.of("sh", "-c", "cp \"$(command -v kubectl)\" " + mount + "/kubectl"));
     c.setVolumeMounts(List.of(mount(volume, mount)));
+    // Requests equal to limits: a Guaranteed pod stays Guaranteed (init containers count).
     ResourceRequirements resources = new ResourceRequirements();
-    resources.setRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("32Mi")));
+    resources.setRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")));
     resources.setLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("128Mi")));
     c.setResources(resources);
+    // As a non-root user: kubectl is world-readable and executable, the emptyDir world-writable.
+    c.setSecurityContext(RestrictedSecurityContext.of(true));
     return c;
   }
 

@@ -38,6 +38,21 @@ public final class Rbac {
       Map<String, String> annotations,
       List<String> execPods,
       List<PolicyRule> extra) {
+    return objects(name, namespace, labels, annotations, execPods, extra, null);
+  }
+
+  /**
+   * As above, binding the Role to the existing ServiceAccount {@code account} instead, when it is
+   * not {@code null}: then no ServiceAccount is rendered (the user's must not be replaced).
+   */
+  public static List<HasMetadata> objects(
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      List<String> execPods,
+      List<PolicyRule> extra,
+      String account) {
     List<PolicyRule> rules = new ArrayList<>();
     rules.add(rule("", "pods", null, "get", "list", "watch"));
     if (!execPods.isEmpty()) {
@@ -45,16 +60,17 @@ public final class Rbac {
     }
     rules.addAll(extra);
     // Plain constructors: fabric8 builders copy their arguments through reflection.
-    ServiceAccount account = new ServiceAccount();
-    account.setMetadata(Metadata.of(name, namespace, labels, annotations));
+    ServiceAccount serviceAccount = new ServiceAccount();
+    serviceAccount.setMetadata(Metadata.of(name, namespace, labels, annotations));
     Role role = new Role();
     role.setMetadata(Metadata.of(name, namespace, labels, annotations));
     role.setRules(rules);
     RoleBinding binding = new RoleBinding();
     binding.setMetadata(Metadata.of(name, namespace, labels, annotations));
-    binding.setSubjects(List.of(new Subject(null, "ServiceAccount", name, namespace)));
+    binding.setSubjects(
+        List.of(new Subject(null, "ServiceAccount", account == null ? name : account, namespace)));
     binding.setRoleRef(new RoleRef("rbac.authorization.k8s.io", "Role", name));
-    return List.of(account, role, binding);
+    return account == null ? List.of(serviceAccount, role, binding) : List.of(role, binding);
   }
 
   /** One rule on the core or another API group; {@code names} null for all resources. */

@@ -22,6 +22,6 @@ public final class HeadlessServiceGenerator {
         Metadata.objectAnnotations(plan.options()),
         // A launcher that runs ranks must resolve before it is Ready, or it waits for itself
         // (mpi-operator v2beta1).
-        plan.launcherHost() != null);
+        plan.job().runLauncherAsWorker());
   }
 }

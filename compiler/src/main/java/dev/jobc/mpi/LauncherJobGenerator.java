@@ -45,7 +45,7 @@ public final class LauncherJobGenerator {
         Metadata.merge(
             template.getMetadata().getLabels(),
             MpiLabels.podLabels(plan.era(), plan.name(), MpiLabels.LAUNCHER));
-    if (plan.launcherHost() != null) {
+    if (plan.job().runLauncherAsWorker()) {
       // mpi-operator v2beta1: with runLauncherAsWorker the launcher is replica index 0.
       labels.put(MpiLabels.REPLICA_INDEX, "0");
     }
@@ -72,7 +72,7 @@ public final class LauncherJobGenerator {
     main.setEnv(env);
     var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
     // kubexec.sh runs kubectl as this account, and the jobc-sidecar watches pods with it.
-    spec.setServiceAccountName(Naming.launcher(plan.name()));
+    spec.setServiceAccountName(plan.launcherAccount());
     if (plan.ssh()) {
       main.setVolumeMounts(
           PodTemplates.append(
@@ -123,6 +123,9 @@ public final class LauncherJobGenerator {
     spec.setInitContainers(inits);
     volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
     volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
+    if (plan.sidecarToken()) {
+      volumes.add(SidecarContainers.tokenVolume());
+    }
     spec.setVolumes(volumes);
     template.getMetadata().setLabels(labels);
     GangScheduling.decorate(plan.gang(), plan.name(), template);

@@ -15,7 +15,8 @@ import java.util.List;
  * watching pods (already granted), patching the worker StatefulSet's scale by name (only when
  * {@code cleanPodPolicy} asks for a clean-up) and creating Events. {@code pods/exec} is granted on
  * the worker pods by name only, and left out entirely when there are no workers: an empty {@code
- * resourceNames} would grant exec on every pod in the namespace.
+ * resourceNames} would grant exec on every pod in the namespace. When the launcher template names a
+ * ServiceAccount, the Role is bound to that one and no ServiceAccount is rendered.
  */
 public final class LauncherRbacGenerator {
 
@@ -38,6 +39,8 @@ public final class LauncherRbacGenerator {
         Metadata.objectAnnotations(plan.options()),
         // ssh needs no exec; the sidecar still needs the ServiceAccount.
         plan.ssh() ? List.of() : plan.roleExecPods(),
-        sidecar);
+        sidecar,
+        // The launcher template's own ServiceAccount is kept and bound, never replaced.
+        plan.ownAccount() ? null : plan.launcherAccount());
   }
 }

@@ -1,12 +1,16 @@
 package dev.jobc.mpi;
 
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.JobAnnotations;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -90,6 +94,7 @@ public final class MpiJobDefaults {
     if (writesBackoffLimit && draft.backoffLimit() == null) {
       draft.backoffLimit(DEFAULT_BACKOFF_LIMIT);
     }
+    warnAboutWorkerRestart(draft);
     draft.replicaSpecs(
         replicaDefaults(
             draft.replicaSpecs(),
@@ -98,6 +103,31 @@ public final class MpiJobDefaults {
               case V2BETA1, V1 -> "Never";
               case V1ALPHA2, V1ALPHA1 -> "Always";
             }));
+  }
+
+  /**
+   * A Worker {@code restartPolicy} the user wrote that the worker StatefulSet cannot keep: its pods
+   * always restart (a worker whose command ends is started again, and under GitOps nothing but a
+   * change in Git stops it), where upstream's bare worker Pods ended for good. Only what the user
+   * wrote is reported, not the defaults; a template-level {@code restartPolicy} is the validator's.
+   */
+  private static void warnAboutWorkerRestart(MpiJobModel.Draft draft) {
+    Map<String, ReplicaSpec> specs = draft.replicaSpecs();
+    ReplicaSpec worker = specs == null ? null : specs.get(MpiJob.WORKER);
+    if (worker == null
+        || draft.era() == MpiEra.V1ALPHA1
+        || worker.restartPolicy() == null
+        || !List.of("Never", "OnFailure", "ExitCode").contains(worker.restartPolicy())
+        || draft.options().get(OptionTable.WORKERS) != WorkerKind.STATEFUL_SET) {
+      return;
+    }
+    draft.addFinding(
+        Finding.warning(
+            draft.paths().worker().child("restartPolicy"),
+            Quoting.quote(worker.restartPolicy())
+                + " is replaced by \"Always\": worker pods belong to a StatefulSet, which restarts"
+                + " every pod that ends; use --workers pods to keep "
+                + Quoting.quote(worker.restartPolicy())));
   }
 
   private static Map<String, ReplicaSpec> replicaDefaults(

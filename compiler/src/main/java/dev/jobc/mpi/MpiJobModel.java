@@ -175,6 +175,10 @@ public record MpiJobModel(
       return options;
     }
 
+    public MpiPaths paths() {
+      return paths;
+    }
+
     public Draft metadata(ObjectMeta value) {
       metadata = value;
       return this;

@@ -23,13 +23,20 @@ import java.util.Map;
  *     may scale to (never empty when there are workers)
  * @param launcherEnv variables jobc appends to the launcher's main container, in order
  * @param kubexecContainer container {@code kubexec.sh} targets, or {@code null} for the default
- * @param launcherHost the launcher's own hostfile entry when it also runs ranks ({@code
- *     runLauncherAsWorker}), so {@code kubexec.sh} runs those locally; else {@code null}
+ * @param launcherHost the launcher's own hostfile entry when it also runs ranks (v2beta1 {@code
+ *     runLauncherAsWorker}, or a v1 launcher with a GPU), so {@code kubexec.sh} runs those locally;
+ *     its {@code discover_hosts.sh} line is then the first of {@code discoverHosts}; else {@code
+ *     null}
  * @param kueueLabels the job's {@code kueue.x-k8s.io/*} labels, copied to what Kueue admits
  * @param launcherTemplate the plan's own, unchangeable copy of the launcher's pod template;
  *     generators take a fresh copy of it before they change anything
  * @param workerTemplate likewise for the worker pod template, or {@code null} without a Worker spec
  * @param gang the PodGroup and pod decoration, or {@code null} without gang scheduling
+ * @param launcherAccount the ServiceAccount the launcher runs as and the RoleBinding names: the
+ *     launcher template's own, else {@code <job>-launcher}
+ * @param ownAccount whether jobc renders {@code launcherAccount} (the template names none)
+ * @param sidecarToken whether the sidecar gets its own projected API token, because the launcher
+ *     template turns the automatic one off ({@code automountServiceAccountToken: false}, ssh)
  */
 public record MpiJobPlan(
     MpiJobModel job,
@@ -51,7 +58,10 @@ public record MpiJobPlan(
     Map<String, String> kueueLabels,
     Snapshot<PodTemplateSpec> launcherTemplate,
     Snapshot<PodTemplateSpec> workerTemplate,
-    GangPlan gang) {
+    GangPlan gang,
+    String launcherAccount,
+    boolean ownAccount,
+    boolean sidecarToken) {
 
   public MpiJobPlan {
     workerPods = List.copyOf(workerPods);

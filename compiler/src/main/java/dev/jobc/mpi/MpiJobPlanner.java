@@ -12,6 +12,7 @@ import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.Transport;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +39,16 @@ public final class MpiJobPlanner {
     List<HostSlot> hostfile = new ArrayList<>(workers + 1);
     List<String> discover = new ArrayList<>(workers + 1);
     String launcherHost = null;
-    if (job.runLauncherAsWorker()) {
+    boolean gpu = hasGpu(job.launcher());
+    if (era == MpiEra.V1 && gpu) {
+      // mpi-operator v1 (b0815ad and v0.3.0, pkg/controllers/v1 newConfigMap and
+      // updateDiscoverHostsInConfigMap): a launcher with a GPU limit is the first host, with
+      // slotsPerWorker slots, as "<job>-launcher slots=N" and "echo <job>-launcher:N". Only v1 does
+      // this; v1alpha1/v1alpha2 never list the launcher, v2beta1 only with runLauncherAsWorker.
+      launcherHost = Naming.launcher(name);
+      hostfile.add(new HostSlot(launcherHost, slots));
+      discover.add(launcherHost + ":" + slots);
+    } else if (job.runLauncherAsWorker()) {
       // mpi-operator v2beta1: the launcher is the first host, in hostfile and discover_hosts.sh.
       launcherHost = Naming.fqdn(Naming.launcher(name), Naming.service(name), ns, domain);
       hostfile.add(new HostSlot(launcherHost, slots));
@@ -53,12 +63,12 @@ public final class MpiJobPlanner {
       hostfile.add(new HostSlot(host, slots));
       discover.add(DiscoverHosts.entry(era, name, ns, domain, i, slots));
     }
+    String account = launcherAccount(job);
     List<String> execPods = new ArrayList<>(pods);
     for (int i = workers; i < job.maxWorkers(); i++) {
       execPods.add(Naming.workerPod(name, i));
     }
 
-    boolean gpu = hasGpu(job.launcher());
     List<Env> env = new ArrayList<>();
     boolean ssh = options.get(OptionTable.TRANSPORT) == Transport.SSH;
     if (era == MpiEra.V2BETA1 || ssh) {
@@ -98,7 +108,31 @@ public final class MpiJobPlanner {
             ? null
             : ObjectTrees.snapshot(job.worker().template(), PodTemplateSpec.class),
         // From the user's templates: minResources counts what they ask for.
-        GangPlanner.plan(job).orElse(null));
+        GangPlanner.plan(job).orElse(null),
+        account == null ? Naming.launcher(name) : account,
+        account == null,
+        Boolean.FALSE.equals(launcherSpec(job).getAutomountServiceAccountToken()));
+  }
+
+  /**
+   * The ServiceAccount the launcher template names ({@code serviceAccountName}, else the deprecated
+   * {@code serviceAccount}, as the API server reads them), or {@code null}. mpi-operator v1 and
+   * v2beta1 replace it with {@code <job>-launcher}; jobc keeps it (workload identity, image pull
+   * secrets) and binds the launcher Role to it.
+   */
+  static String launcherAccount(MpiJobModel job) {
+    PodSpec spec = launcherSpec(job);
+    if (spec.getServiceAccountName() != null && !spec.getServiceAccountName().isEmpty()) {
+      return spec.getServiceAccountName();
+    }
+    if (spec.getServiceAccount() != null && !spec.getServiceAccount().isEmpty()) {
+      return spec.getServiceAccount();
+    }
+    return null;
+  }
+
+  private static PodSpec launcherSpec(MpiJobModel job) {
+    return job.launcher().template().getSpec();
   }
 
   /**

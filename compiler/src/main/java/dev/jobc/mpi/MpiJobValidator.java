@@ -3,6 +3,7 @@ package dev.jobc.mpi;
 import static dev.jobc.diag.Finding.error;
 
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
@@ -52,7 +53,10 @@ public final class MpiJobValidator {
     validateSpec(job, out);
     validateReplicaSpecs(job, out);
     validateTransport(job, out);
+    validateLauncherToken(job, out);
+    validateKueue(job, out);
     warnAboutSshd(job, out);
+    warnAboutTtl(job, out);
     GangValidator.validate(job, out);
     return out;
   }
@@ -350,6 +354,79 @@ public final class MpiJobValidator {
                   + " generates keys: create the Secret with Sealed Secrets or External Secrets"
                   + " (README, \"SSH transport\")"));
     }
+  }
+
+  /**
+   * {@code kubexec.sh} runs {@code kubectl exec} in the launcher's main container with the
+   * ServiceAccount token Kubernetes mounts there; {@code automountServiceAccountToken: false} on
+   * the launcher template takes it away, and every launch would fail with "Unauthorized" at run
+   * time. Under ssh the main container needs no token, and the sidecar gets a projected one of its
+   * own ({@link SidecarContainers#TOKEN_VOLUME}). A ServiceAccount that turns the token off cannot
+   * be seen here (the pod's setting wins over the ServiceAccount's).
+   */
+  private static void validateLauncherToken(MpiJobModel job, List<Finding> out) {
+    ReplicaSpec launcher = job.launcher();
+    if (job.options().get(OptionTable.TRANSPORT) != Transport.KUBEXEC
+        || launcher == null
+        || launcher.template() == null
+        || launcher.template().getSpec() == null
+        || !Boolean.FALSE.equals(launcher.template().getSpec().getAutomountServiceAccountToken())) {
+      return;
+    }
+    out.add(
+        error(
+            Code.FORBIDDEN,
+            job.paths()
+                .launcher()
+                .child("template")
+                .child("spec")
+                .child("automountServiceAccountToken"),
+            "Forbidden: kubexec.sh runs kubectl exec in the launcher's main container with the"
+                + " ServiceAccount token that this setting removes; drop it (or set it to true),"
+                + " or use --transport ssh, where only the jobc-sidecar needs a token and gets"
+                + " its own"));
+  }
+
+  /**
+   * Kueue admits each object it manages as its own Workload (Kueue v0.19.2): the launcher Job
+   * through its Job integration, the worker StatefulSet as a pod group of its own, and pods owned
+   * by a Job never join a plain pod group ({@code pkg/controller/jobs/pod/pod_webhook.go}); a
+   * prebuilt Workload must match its one job's pod sets ({@code jobframework} {@code
+   * ensurePrebuiltWorkloadInSync}). Launcher and workers queued separately can each hold quota
+   * while waiting for the other, so a queue name is refused rather than copied.
+   */
+  private static void validateKueue(MpiJobModel job, List<Finding> out) {
+    var labels = job.metadata().getLabels();
+    if (labels == null || !labels.containsKey(MpiLabels.KUEUE_QUEUE_NAME)) {
+      return;
+    }
+    out.add(
+        error(
+            Code.FORBIDDEN,
+            FieldPath.of("metadata", "labels").key(MpiLabels.KUEUE_QUEUE_NAME),
+            "Forbidden: Kueue would admit the launcher Job and the workers as separate"
+                + " Workloads, which can deadlock on quota (each holding its share while the other"
+                + " waits); jobc cannot render them as one Workload. Remove the label, or let"
+                + " mpi-operator run this MPIJob under Kueue's MPIJob integration (README,"
+                + " \"Kueue\")"));
+  }
+
+  /**
+   * {@code ttlSecondsAfterFinished} deletes the finished launcher Job; Argo CD (self-heal) and Flux
+   * re-create a deleted object from Git, and the job runs again.
+   */
+  private static void warnAboutTtl(MpiJobModel job, List<Finding> out) {
+    if (job.ttlSecondsAfterFinished() == null || job.ttlSecondsAfterFinished() < 0) {
+      return;
+    }
+    out.add(
+        Finding.warning(
+            job.paths().ttlSecondsAfterFinished(),
+            "the launcher Job is deleted "
+                + job.ttlSecondsAfterFinished()
+                + "s after it finishes; a GitOps tool that re-applies or self-heals (Argo CD,"
+                + " Flux) re-creates it from Git and the job runs again: drop"
+                + " ttlSecondsAfterFinished, or delete the job from Git instead"));
   }
 
   /**

@@ -3,13 +3,16 @@ package dev.jobc.mpi;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.RestrictedSecurityContext;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
-import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +21,9 @@ import java.util.Map;
 /**
  * Containers running the {@code jobc-sidecar} image: the image's entrypoint runs the jar, so a
  * container only carries the subcommand and its options in {@code args}. Every such container gets
- * the pod's name, namespace and IP from the downward API, the JVM options below, small resources, a
- * read-only root file system and a non-root user.
+ * the pod's name, namespace and IP from the downward API, the JVM options below, small resources
+ * (requests equal to limits) and the Pod Security Standards' restricted settings ({@link
+ * RestrictedSecurityContext}).
  */
 public final class SidecarContainers {
   /** The launcher pod's main container waits for the sidecar's startup probe (workers Ready). */
@@ -39,12 +43,23 @@ public final class SidecarContainers {
           + " -XX:+ExitOnOutOfMemoryError";
 
   /** Non-root user of the image (distroless' {@code nonroot}). */
-  public static final long USER = 65532L;
+  public static final long USER = RestrictedSecurityContext.USER;
+
+  /**
+   * Requests equal to limits, so that a launcher whose own containers are Guaranteed stays
+   * Guaranteed (Kubernetes' QoS class counts init and sidecar containers too). 128 MiB holds the
+   * measured resident size (about 93 MiB, bench/README.md); 250m starts the JVM in a few seconds.
+   */
+  static final Map<String, Quantity> RESOURCES =
+      Map.of("cpu", new Quantity("250m"), "memory", new Quantity("128Mi"));
 
   /** How often and how long the startup probe checks the ready marker: 2 s, up to one hour. */
   static final int PROBE_PERIOD_SECONDS = 2;
 
   static final int PROBE_FAILURES = 1800;
+
+  /** Lifetime of the sidecar's projected token: the kubelet's own for automounted tokens. */
+  static final long TOKEN_SECONDS = 3607L;
 
   private SidecarContainers() {}
 
@@ -65,7 +80,8 @@ public final class SidecarContainers {
       add(args, "--cluster-domain", plan.options().get(OptionTable.CLUSTER_DOMAIN));
     }
     if (plan.launcherHost() != null) {
-      add(args, "--launcher-host", plan.launcherHost());
+      // The launcher's discover_hosts.sh line, which the sidecar echoes first (v1: "<pod>:<N>").
+      add(args, "--launcher-host", plan.discoverHosts().get(0));
     }
     add(args, "--ready-workers", Integer.toString(plan.workers()));
     if (plan.workers() > 0 && !plan.podWorkers()) {
@@ -79,6 +95,31 @@ public final class SidecarContainers {
     add(args, "--config-dir", Naming.SIDECAR_CONFIG_MOUNT);
     add(args, "--output-dir", Naming.CONFIG_MOUNT);
     add(args, "--ready-file", Naming.SIDECAR_READY_FILE);
+    List<VolumeMount> mounts = new ArrayList<>();
+    mounts.add(
+        new VolumeMountBuilder()
+            .withName(Naming.CONFIG_VOLUME)
+            .withMountPath(Naming.SIDECAR_CONFIG_MOUNT)
+            .withReadOnly(true)
+            .build());
+    mounts.add(
+        new VolumeMountBuilder()
+            .withName(Naming.RUNTIME_VOLUME)
+            .withMountPath(Naming.CONFIG_MOUNT)
+            .build());
+    mounts.add(
+        new VolumeMountBuilder()
+            .withName(Naming.SIDECAR_TMP_VOLUME)
+            .withMountPath(Naming.SIDECAR_TMP_MOUNT)
+            .build());
+    if (plan.sidecarToken()) {
+      mounts.add(
+          new VolumeMountBuilder()
+              .withName(Naming.SIDECAR_TOKEN_VOLUME)
+              .withMountPath(Naming.SERVICE_ACCOUNT_MOUNT)
+              .withReadOnly(true)
+              .build());
+    }
     return base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args)
         .withRestartPolicy("Always")
         .withNewStartupProbe()
@@ -88,20 +129,48 @@ public final class SidecarContainers {
         .withPeriodSeconds(PROBE_PERIOD_SECONDS)
         .withFailureThreshold(PROBE_FAILURES)
         .endStartupProbe()
-        .withVolumeMounts(
-            new VolumeMountBuilder()
-                .withName(Naming.CONFIG_VOLUME)
-                .withMountPath(Naming.SIDECAR_CONFIG_MOUNT)
-                .withReadOnly(true)
-                .build(),
-            new VolumeMountBuilder()
-                .withName(Naming.RUNTIME_VOLUME)
-                .withMountPath(Naming.CONFIG_MOUNT)
-                .build(),
-            new VolumeMountBuilder()
-                .withName(Naming.SIDECAR_TMP_VOLUME)
-                .withMountPath(Naming.SIDECAR_TMP_MOUNT)
-                .build())
+        .withVolumeMounts(mounts)
+        .build();
+  }
+
+  /**
+   * The sidecar's API credentials when the launcher template turns the automatic token off (ssh
+   * only; kubexec needs the token in the main container and refuses the setting): what the kubelet
+   * would have mounted, in the sidecar alone. A bound token (the kubelet refreshes it; the client
+   * re-reads it), the cluster's CA from {@code kube-root-ca.crt}, the namespace.
+   */
+  static Volume tokenVolume() {
+    return new VolumeBuilder()
+        .withName(Naming.SIDECAR_TOKEN_VOLUME)
+        .withNewProjected()
+        .withDefaultMode(PodTemplates.MODE_READ_ONLY)
+        .addNewSource()
+        .withNewServiceAccountToken()
+        .withPath("token")
+        .withExpirationSeconds(TOKEN_SECONDS)
+        .endServiceAccountToken()
+        .endSource()
+        .addNewSource()
+        .withNewConfigMap()
+        .withName("kube-root-ca.crt")
+        .addNewItem()
+        .withKey("ca.crt")
+        .withPath("ca.crt")
+        .endItem()
+        .endConfigMap()
+        .endSource()
+        .addNewSource()
+        .withNewDownwardAPI()
+        .addNewItem()
+        .withPath("namespace")
+        .withNewFieldRef()
+        .withApiVersion("v1")
+        .withFieldPath("metadata.namespace")
+        .endFieldRef()
+        .endItem()
+        .endDownwardAPI()
+        .endSource()
+        .endProjected()
         .build();
   }
 
@@ -142,24 +211,8 @@ public final class SidecarContainers {
             PodTemplates.fieldEnv("POD_IP", "status.podIP"),
             new EnvVar("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS, null))
         .withResources(
-            new ResourceRequirementsBuilder()
-                .withRequests(Map.of("cpu", new Quantity("10m"), "memory", new Quantity("64Mi")))
-                .withLimits(Map.of("cpu", new Quantity("500m"), "memory", new Quantity("128Mi")))
-                .build())
-        .withSecurityContext(
-            new SecurityContextBuilder()
-                .withRunAsNonRoot(true)
-                .withRunAsUser(USER)
-                .withRunAsGroup(USER)
-                .withReadOnlyRootFilesystem(true)
-                .withAllowPrivilegeEscalation(false)
-                .withNewCapabilities()
-                .withDrop("ALL")
-                .endCapabilities()
-                .withNewSeccompProfile()
-                .withType("RuntimeDefault")
-                .endSeccompProfile()
-                .build());
+            new ResourceRequirementsBuilder().withRequests(RESOURCES).withLimits(RESOURCES).build())
+        .withSecurityContext(RestrictedSecurityContext.of(true));
   }
 
   private static void add(List<String> args, String option, String value) {

@@ -23,7 +23,7 @@ public final class WorkerPodsGenerator {
   public List<Pod> generate(MpiJobPlan plan) {
     PodTemplateSpec template = WorkerTemplates.build(plan, plan.job().worker().restartPolicy());
     // v2beta1: with runLauncherAsWorker the launcher is index 0 and workers start at 1.
-    int offset = plan.launcherHost() != null ? 1 : 0;
+    int offset = plan.job().runLauncherAsWorker() ? 1 : 0;
     List<Pod> pods = new ArrayList<>(plan.workers());
     var annotations = Metadata.objectAnnotations(plan.options());
     for (int i = 0; i < plan.workers(); i++) {

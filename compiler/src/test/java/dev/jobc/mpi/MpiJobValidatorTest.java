@@ -11,6 +11,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.Finding;
 import dev.jobc.options.CompileOptions;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
 import org.junit.jupiter.api.Test;
@@ -186,6 +187,64 @@ class MpiJobValidatorTest {
         .containsExactly(tuple(Code.INVALID, "spec.replicas"));
   }
 
+  private static final String PI =
+      "spec:\n  runPolicy:\n    ttlSecondsAfterFinished: %s\n  mpiReplicaSpecs:\n"
+          + "    Launcher:\n      replicas: 1\n      template:\n        spec:\n%s"
+          + "          containers:\n          - image: bar\n"
+          + "    Worker:\n      replicas: 2\n%s      template:\n        spec:\n"
+          + "          containers:\n          - image: bar\n";
+
+  @Test
+  void aLauncherWithoutItsTokenIsRefusedUnderKubexecOnly() throws Exception {
+    String yaml =
+        job("pi", PI.formatted("null", "          automountServiceAccountToken: false\n", ""));
+    assertThat(MpiJobValidator.validate(model(yaml)))
+        .filteredOn(Finding::isError)
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(
+            tuple(
+                Code.FORBIDDEN,
+                "spec.mpiReplicaSpecs[Launcher].template.spec.automountServiceAccountToken"));
+    CompileOptions ssh =
+        CompileOptions.defaults().toDraft().setText(Map.of("ssh-secret", "keys")).build();
+    assertThat(MpiJobValidator.validate(model(yaml, MpiEra.V2BETA1, ssh)))
+        .filteredOn(Finding::isError)
+        .isEmpty();
+    String on =
+        job("pi", PI.formatted("null", "          automountServiceAccountToken: true\n", ""));
+    assertThat(MpiJobValidator.validate(model(on))).filteredOn(Finding::isError).isEmpty();
+  }
+
+  @Test
+  void aKueueQueueNameIsRefusedAtTheLabel() throws Exception {
+    String yaml =
+        job("pi", PI.formatted("null", "", ""))
+            .replace(
+                "  namespace: default\n",
+                "  namespace: default\n  labels:\n    kueue.x-k8s.io/queue-name: q\n");
+    assertThat(MpiJobValidator.validate(model(yaml)))
+        .filteredOn(Finding::isError)
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(tuple(Code.FORBIDDEN, "metadata.labels[kueue.x-k8s.io/queue-name]"));
+  }
+
+  @Test
+  void gitOpsHazardsAreWarnedAtTheirFields() throws Exception {
+    String yaml = job("pi", PI.formatted("60", "", "      restartPolicy: OnFailure\n"));
+    assertThat(MpiJobValidator.validate(model(yaml)))
+        .extracting(Finding::isError, f -> f.path().toString())
+        .containsExactlyInAnyOrder(
+            tuple(false, "spec.runPolicy.ttlSecondsAfterFinished"),
+            tuple(false, "spec.mpiReplicaSpecs[Worker].restartPolicy"));
+    // Bare worker Pods keep the replica's restart policy; no ttl, no warning.
+    CompileOptions pods =
+        CompileOptions.defaults().toDraft().setText(Map.of("workers", "pods")).build();
+    String quiet = job("pi", PI.formatted("null", "", "      restartPolicy: OnFailure\n"));
+    assertThat(MpiJobValidator.validate(model(quiet, MpiEra.V2BETA1, pods))).isEmpty();
+    // The default (Never) is no choice of the user's: no warning either.
+    assertThat(MpiJobValidator.validate(model(job("pi", PI.formatted("null", "", ""))))).isEmpty();
+  }
+
   private static String job(String name, String spec) {
     return "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata:\n  name: "
         + name
@@ -198,8 +257,12 @@ class MpiJobValidatorTest {
   }
 
   static MpiJobModel model(String yaml, MpiEra era) throws Exception {
+    return model(yaml, era, CompileOptions.defaults());
+  }
+
+  static MpiJobModel model(String yaml, MpiEra era, CompileOptions options) throws Exception {
     JsonNode tree = new YAMLMapper().readTree(yaml);
     MpiJob job = ObjectTrees.bind(tree, MpiJob.class);
-    return MpiJobDefaults.apply(job, era, CompileOptions.defaults());
+    return MpiJobDefaults.apply(job, era, options);
   }
 }

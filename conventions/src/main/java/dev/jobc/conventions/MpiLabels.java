@@ -23,6 +23,9 @@ public final class MpiLabels {
   /** Labels on the job that jobc copies to the objects Kueue admits (Job, StatefulSet, Pods). */
   public static final String KUEUE_PREFIX = "kueue.x-k8s.io/";
 
+  /** The label that puts an object in a Kueue LocalQueue. */
+  public static final String KUEUE_QUEUE_NAME = KUEUE_PREFIX + "queue-name";
+
   public static final String LAUNCHER = "launcher";
   public static final String WORKER = "worker";
 

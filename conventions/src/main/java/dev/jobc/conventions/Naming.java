@@ -52,8 +52,24 @@ public final class Naming {
   /** Volume of the SSH keys for the ssh transport (mpi-operator v2beta1's name). */
   public static final String SSH_VOLUME = "ssh-auth";
 
+  /**
+   * The sidecar's own projected API token, when the launcher template turns the automatic one off
+   * ({@code automountServiceAccountToken: false}).
+   */
+  public static final String SIDECAR_TOKEN_VOLUME = "jobc-sidecar-token";
+
+  /** Where Kubernetes clients look for the pod's ServiceAccount token, CA and namespace. */
+  public static final String SERVICE_ACCOUNT_MOUNT =
+      "/var/run/secrets/kubernetes.io/serviceaccount";
+
   public static final Set<String> RESERVED_VOLUMES =
-      Set.of(CONFIG_VOLUME, KUBECTL_VOLUME, SSH_VOLUME, RUNTIME_VOLUME, SIDECAR_TMP_VOLUME);
+      Set.of(
+          CONFIG_VOLUME,
+          KUBECTL_VOLUME,
+          SSH_VOLUME,
+          RUNTIME_VOLUME,
+          SIDECAR_TMP_VOLUME,
+          SIDECAR_TOKEN_VOLUME);
   public static final Set<String> RESERVED_MOUNTS = Set.of(CONFIG_MOUNT, KUBECTL_MOUNT);
   public static final Set<String> RESERVED_INIT_CONTAINERS = Set.of(KUBECTL_DELIVERY, SIDECAR);
 

@@ -60,7 +60,9 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--launcher-host",
       paramLabel = "HOST",
-      description = "Echoed first, always: the launcher also runs ranks (runLauncherAsWorker).")
+      description =
+          "Echoed first, always: the launcher's own line when it also runs ranks"
+              + " (runLauncherAsWorker, or a v1 launcher with a GPU).")
   String launcherHost;
 
   @Option(

@@ -15,7 +15,8 @@ shift
 # substitution would replace them.
 POD_NAME=$(IFS=.; set -f; set -- $POD_NAME; printf '%s' "$1")
 <#if launcher??>
-# The launcher runs ranks too (runLauncherAsWorker); its own are started here.
+# The launcher runs ranks too (runLauncherAsWorker, or a v1 launcher with a GPU); its own
+# are started here.
 if [ "$POD_NAME" = [=shq(launcher)] ]; then
   exec /bin/sh -c "$*"
 fi

@@ -1,0 +1,39 @@
+package dev.jobc.k8s;
+
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
+
+/**
+ * The security context of every container jobc adds to a pod: it meets the Pod Security Standards'
+ * {@code restricted} profile on its own (non-root, no privilege escalation, every capability
+ * dropped, the runtime's default seccomp profile), so a namespace that enforces the profile admits
+ * the pod whenever the user's own containers pass. The user is numeric because the kubelet can only
+ * check {@code runAsNonRoot} against a numeric user, and it is set explicitly because the default
+ * kubectl image ({@code alpine/k8s}) and the worker images the DGL resolver runs in start as root.
+ * {@code readOnlyRoot} (not part of the profile) is for containers known to write only to their
+ * volumes.
+ */
+public final class RestrictedSecurityContext {
+  /**
+   * The user jobc's containers run as: distroless' {@code nonroot}, which the sidecar image has.
+   */
+  public static final long USER = 65532L;
+
+  private RestrictedSecurityContext() {}
+
+  public static SecurityContext of(boolean readOnlyRoot) {
+    return new SecurityContextBuilder()
+        .withRunAsNonRoot(true)
+        .withRunAsUser(USER)
+        .withRunAsGroup(USER)
+        .withReadOnlyRootFilesystem(readOnlyRoot ? Boolean.TRUE : null)
+        .withAllowPrivilegeEscalation(false)
+        .withNewCapabilities()
+        .withDrop("ALL")
+        .endCapabilities()
+        .withNewSeccompProfile()
+        .withType("RuntimeDefault")
+        .endSeccompProfile()
+        .build();
+  }
+}
