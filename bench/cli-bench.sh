@@ -38,7 +38,8 @@ command -v kubectl >/dev/null || { echo "cli-bench: kubectl is not on the PATH" 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# N copies of the pi job (mpi-operator examples/v2beta1/pi with slotsPerWorker: 2), distinct names.
+# N copies of the pi job (mpi-operator examples/v2beta1/pi with slotsPerWorker: 2, without its
+# ttlSecondsAfterFinished, which jobc warns about), distinct names.
 mkdir -p "$work/generated"
 for ((i = 1; i <= copies; i++)); do
   name=$(printf 'pi-%04d' "$i")
@@ -52,7 +53,6 @@ spec:
   slotsPerWorker: 2
   runPolicy:
     cleanPodPolicy: Running
-    ttlSecondsAfterFinished: 60
   sshAuthMountPath: /home/mpiuser/.ssh
   mpiReplicaSpecs:
     Launcher:
