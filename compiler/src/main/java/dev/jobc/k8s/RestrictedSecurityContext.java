@@ -8,10 +8,11 @@ import io.fabric8.kubernetes.api.model.SecurityContextBuilder;
  * {@code restricted} profile on its own (non-root, no privilege escalation, every capability
  * dropped, the runtime's default seccomp profile), so a namespace that enforces the profile admits
  * the pod whenever the user's own containers pass. The user is numeric because the kubelet can only
- * check {@code runAsNonRoot} against a numeric user, and it is set explicitly because the default
- * kubectl image ({@code alpine/k8s}) and the worker images the DGL resolver runs in start as root.
- * {@code readOnlyRoot} (not part of the profile) is for containers known to write only to their
- * volumes.
+ * check {@code runAsNonRoot} against a numeric user. It is set on every such container, the
+ * sidecar's too (whose image runs as 65532 already): the default kubectl image ({@code alpine/k8s},
+ * no {@code USER}) and the worker images the DGL resolver runs in start as root, and a container
+ * without a user of its own inherits the pod's {@code runAsUser}, which may be 0. {@code
+ * readOnlyRoot} (not part of the profile) is for containers known to write only to their volumes.
  */
 public final class RestrictedSecurityContext {
   /**

@@ -77,6 +77,37 @@ class PodSecurityRestrictedTest {
     assertThat(launchers).hasSizeGreaterThan(50);
   }
 
+  /**
+   * A job whose own settings meet the profile renders pods that meet it whole: every container, the
+   * user's too, and the pod-level controls (host namespaces, sysctls outside the safe set).
+   */
+  @Test
+  void aRestrictedJobRendersRestrictedPods() {
+    List<RenderedPods> pods =
+        pods().filter(p -> p.caseName().equals("mpijob-v2beta1-restricted-pod")).toList();
+    assertThat(pods)
+        .extracting(RenderedPods::object)
+        .containsExactly("StatefulSet pi-worker", "Job pi-launcher");
+    for (RenderedPods pod : pods) {
+      Map<String, JsonNode> volumes = new HashMap<>();
+      pod.spec().path("volumes").forEach(v -> volumes.put(v.path("name").asText(), v));
+      List<String> violations = new ArrayList<>();
+      for (String hostNamespace : List.of("hostNetwork", "hostPID", "hostIPC")) {
+        if (pod.spec().path(hostNamespace).asBoolean(false)) {
+          violations.add(hostNamespace);
+        }
+      }
+      pod.spec()
+          .path("securityContext")
+          .path("sysctls")
+          .forEach(sysctl -> violations.add("sysctl " + sysctl.path("name").asText()));
+      for (JsonNode c : pod.containers()) {
+        violations.addAll(violations(c, pod.spec().path("securityContext"), volumes));
+      }
+      assertThat(violations).as(pod.toString()).isEmpty();
+    }
+  }
+
   /** The checker itself: a container with none of the settings breaks every restricted rule. */
   @Test
   void aBareContainerBreaksEveryRule() throws Exception {
