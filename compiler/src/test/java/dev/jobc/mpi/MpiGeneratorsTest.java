@@ -155,6 +155,62 @@ class MpiGeneratorsTest {
     assertThat(pods).allSatisfy(p -> assertThat(p.getSpec().getSubdomain()).isEqualTo("pi"));
   }
 
+  /**
+   * The sidecar's live discover_hosts.sh starts with its {@code --launcher-host} line, the static
+   * one with its first echo: both name the launcher alike, in the era's format, and only a launcher
+   * that runs ranks (v2beta1 runLauncherAsWorker, a v1 launcher with a GPU) is listed. v1 bare
+   * worker Pods still count from 0 and the v1 launcher gets no replica-index label.
+   */
+  @Test
+  void aLauncherThatRunsRanksIsListedAlikeInTheStaticAndTheLiveScript() {
+    String v1Gpu =
+        PI.replace("kubeflow.org/v2beta1", "kubeflow.org/v1")
+            .replace(
+                "            command: [mpirun]\n",
+                "            command: [mpirun]\n"
+                    + "            resources:\n              limits: {nvidia.com/gpu: 1}\n");
+    String asWorker =
+        PI.replace("  slotsPerWorker: 2\n", "  slotsPerWorker: 2\n  runLauncherAsWorker: true\n");
+    for (var c :
+        List.of(
+            List.of(v1Gpu, "pi-launcher:2", "pi-launcher slots=2"),
+            List.of(asWorker, "pi-launcher.pi.ml.svc", "pi-launcher.pi.ml.svc slots=2"))) {
+      MpiJobPlan plan = plan(c.get(0), CompileOptions.defaults());
+      var data = new MpiConfigMapGenerator(new Templates()).generate(plan).getData();
+      assertThat(data.get("discover_hosts.sh").split("\n")[1]).isEqualTo("echo " + c.get(1));
+      assertThat(data.get("hostfile").split("\n")[0]).isEqualTo(c.get(2));
+      List<String> args = SidecarContainers.mpiRun(plan, "launcher").getArgs();
+      assertThat(args.get(args.indexOf("--launcher-host") + 1)).isEqualTo(c.get(1));
+    }
+    // The same GPU launcher under v1alpha2, or a v1 launcher without a GPU: not listed.
+    for (String yaml :
+        List.of(
+            v1Gpu.replace("kubeflow.org/v1", "kubeflow.org/v1alpha2"),
+            PI.replace("v2beta1", "v1"))) {
+      MpiJobPlan plan = plan(yaml, CompileOptions.defaults());
+      assertThat(
+              new MpiConfigMapGenerator(new Templates()).generate(plan).getData().get("hostfile"))
+          .doesNotContain("launcher");
+      assertThat(SidecarContainers.mpiRun(plan, "launcher").getArgs())
+          .doesNotContain("--launcher-host");
+    }
+    MpiJobPlan v1 =
+        plan(
+            v1Gpu,
+            CompileOptions.defaults().with(OptionTable.WORKERS, dev.jobc.options.WorkerKind.PODS));
+    assertThat(new WorkerPodsGenerator().generate(v1))
+        .extracting(p -> p.getMetadata().getLabels().get("training.kubeflow.org/replica-index"))
+        .containsExactly("0", "1");
+    assertThat(
+            new LauncherJobGenerator()
+                .generate(v1)
+                .getSpec()
+                .getTemplate()
+                .getMetadata()
+                .getLabels())
+        .doesNotContainKey("training.kubeflow.org/replica-index");
+  }
+
   static MpiJobPlan plan(String yaml, CompileOptions options) {
     JsonNode root =
         new YamlLoader(YamlLimits.defaults())
