@@ -1,12 +1,16 @@
 package dev.jobc.mpi;
 
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.JobAnnotations;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,6 +45,14 @@ public final class MpiJobDefaults {
             .options(annotations.options())
             .maxReplicas(annotations.maxReplicas())
             .addFindings(annotations.findings());
+    if (annotations.distParMetisImage() != null) {
+      draft.addFindings(
+          List.of(
+              Finding.error(
+                  Code.FORBIDDEN,
+                  FieldPath.of("metadata", "annotations").key(JobAnnotations.DIST_PARMETIS_IMAGE),
+                  "Forbidden: only a DGLJob has partitionMode DistParMETIS")));
+    }
     MpiEraConversion.of(era).copy(spec, draft);
     fillDefaults(draft);
     return draft.build();
