@@ -61,6 +61,7 @@ public final class DglJobDefaults {
         isEmpty(spec.cleanPodPolicy()) ? DEFAULT_CLEAN_POD_POLICY : spec.cleanPodPolicy(),
         replicas,
         annotations.options(),
+        annotations.distParMetisImage(),
         findings);
   }
 

@@ -16,6 +16,8 @@ import java.util.Map;
  *     PartitionMode})
  * @param replicaSpecs {@code spec.dglReplicaSpecs}, {@code null} when absent
  * @param options the compile options with the job's {@code jobc.dev/*} annotations applied
+ * @param distParMetisImage the job's {@code jobc.dev/dist-parmetis-image} annotation, or {@code
+ *     null}
  * @param findings problems found while defaulting (annotations)
  */
 public record DglJobModel(
@@ -26,6 +28,7 @@ public record DglJobModel(
     String cleanPodPolicy,
     Map<String, ReplicaSpec> replicaSpecs,
     CompileOptions options,
+    Boolean distParMetisImage,
     List<Finding> findings) {
 
   public DglJobModel {

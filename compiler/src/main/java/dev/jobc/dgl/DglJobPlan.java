@@ -37,4 +37,14 @@ public record DglJobPlan(
   public int workers() {
     return workerPods.size();
   }
+
+  /**
+   * Whether the workers start only once the partitioner has succeeded, as dgl-operator creates them
+   * only in phase Partitioned ({@code controllers/dgljob_controller.go} {@code Reconcile}): the
+   * StatefulSet is rendered with 0 replicas, bare pods with a scheduling gate, and the launcher's
+   * {@code watcher-loop-partitioner} starts them.
+   */
+  public boolean workersAfterPartitioning() {
+    return partitioner != null;
+  }
 }

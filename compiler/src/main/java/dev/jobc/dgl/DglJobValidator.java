@@ -11,6 +11,7 @@ import dev.jobc.diag.Quoting;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.Dns;
+import dev.jobc.options.JobAnnotations;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.validate.JobNames;
@@ -22,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -32,12 +35,6 @@ import java.util.stream.Collectors;
  * (an assertion deep inside dglrun's Python tools), and names too long for the pods jobc derives.
  */
 public final class DglJobValidator {
-  private static final ReservedNames RESERVED =
-      new ReservedNames(
-          DglNaming.RESERVED_VOLUMES,
-          DglNaming.RESERVED_INIT_CONTAINERS,
-          DglNaming.RESERVED_MOUNTS);
-
   static final FieldPath NAME = FieldPath.of("metadata", "name");
   static final FieldPath SPEC = FieldPath.of("spec");
   static final FieldPath REPLICA_SPECS = SPEC.child("dglReplicaSpecs");
@@ -69,6 +66,7 @@ public final class DglJobValidator {
               job.cleanPodPolicy(),
               List.of("All", "Running", "None")));
     }
+    validateDistParMetis(job, mode, out);
     validateReplicaSpecs(job, mode, out);
     if (mode != null && mode.hasWorkers()) {
       validateNumPartitions(job, out);
@@ -138,6 +136,33 @@ public final class DglJobValidator {
     JobNames.namespace(job.namespace(), out);
   }
 
+  /**
+   * DistParMETIS partitions on the workers, which no dglrun of dgl-operator (any commit up to
+   * {@code 47bff27}, {@code python/dglrun/exec/dglrun}) can do: without {@code
+   * DGL_OPERATOR_PHASE_ENV} it runs the launcher's phases 3-5, and phase 3 dispatches {@code
+   * <workspace>/dataset/<graph>.json}, which only a partitioner writes. The job would fail once its
+   * workers hold their resources, so the mode needs the user's word that the images implement it.
+   */
+  private static void validateDistParMetis(DglJobModel job, PartitionMode mode, List<Finding> out) {
+    boolean declared = Boolean.TRUE.equals(job.distParMetisImage());
+    if (mode == PartitionMode.DIST_PAR_METIS && !declared) {
+      out.add(
+          error(
+              Code.INVALID,
+              SPEC.child("partitionMode"),
+              "Invalid value: \"DistParMETIS\": dgl-operator's dglrun cannot partition on the"
+                  + " workers (its launcher phase 3 reads <workspace>/dataset/<graph>.json, which"
+                  + " only a partitioner writes); use ParMETIS or DGL-API, or annotate the job "
+                  + JobAnnotations.DIST_PARMETIS_IMAGE
+                  + ": \"true\" when its images' dglrun implements DistParMETIS"));
+    } else if (job.distParMetisImage() != null && mode != PartitionMode.DIST_PAR_METIS) {
+      out.add(
+          Finding.warning(
+              FieldPath.of("metadata", "annotations").key(JobAnnotations.DIST_PARMETIS_IMAGE),
+              "ignored: partitionMode is " + Quoting.quote(job.partitionMode())));
+    }
+  }
+
   private static void validateReplicaSpecs(DglJobModel job, PartitionMode mode, List<Finding> out) {
     if (job.replicaSpecs() == null) {
       out.add(error(Code.REQUIRED, REPLICA_SPECS, "Required value: must have replica specs"));
@@ -158,7 +183,7 @@ public final class DglJobValidator {
                 REPLICA_SPECS.key(DglJob.LAUNCHER).child("replicas"),
                 "Invalid value: " + launcher.replicas() + ": must be 1"));
       }
-      validateTemplate(DglJob.LAUNCHER, launcher, out);
+      validateTemplate(DglJob.LAUNCHER, launcher, launcherReserved(mode), out);
     }
 
     ReplicaSpec worker = job.worker();
@@ -196,7 +221,7 @@ public final class DglJobValidator {
                 workerPath.child("replicas"),
                 "Invalid value: " + worker.replicas() + ": must be greater than or equal to 1"));
       }
-      validateTemplate(DglJob.WORKER, worker, out);
+      validateTemplate(DglJob.WORKER, worker, workerReserved(mode), out);
     }
 
     ReplicaSpec partitioner = job.partitioner();
@@ -226,7 +251,56 @@ public final class DglJobValidator {
     }
   }
 
-  private static void validateTemplate(String type, ReplicaSpec spec, List<Finding> out) {
+  /**
+   * What jobc adds to the launcher pod ({@link DglLauncherGenerator}): nothing in Skip mode, as
+   * dgl-operator's {@code buildLauncherPod}; otherwise kubectl, the dataset, {@code /etc/dgl} and
+   * the watchers.
+   */
+  static ReservedNames launcherReserved(PartitionMode mode) {
+    if (mode == PartitionMode.SKIP) {
+      return new ReservedNames(Set.of(), Set.of(), Set.of());
+    }
+    Set<String> inits = new TreeSet<>(Set.of(DglNaming.KUBECTL_DOWNLOAD, DglNaming.WORKER_WATCHER));
+    if (mode == null || mode.hasPartitioner()) {
+      inits.add(DglNaming.PARTITIONER_WATCHER);
+    }
+    return new ReservedNames(
+        Set.of(
+            DglNaming.KUBECTL_VOLUME,
+            DglNaming.DATASET_VOLUME,
+            DglNaming.IPCONFIG_VOLUME,
+            DglNaming.CONFIG_VOLUME),
+        inits,
+        Set.of(
+            DglNaming.KUBECTL_MOUNT,
+            DglNaming.CONFIG_MOUNT,
+            DglNaming.CONFIG_MOUNT + "/" + DglNaming.KUBEXEC,
+            DglNaming.DATASET_MOUNT));
+  }
+
+  /**
+   * What jobc adds to the pods that run the Worker template: workers ({@link DglWorkerGenerator})
+   * get {@code /dev/shm} and {@code /etc/dgl}; the partitioner ({@link DglPartitionerGenerator}),
+   * where the mode has one, also kubectl at {@code /opt/kube}. Nothing goes to {@code
+   * /dgl_workspace/dataset} in either, so a user's volume there (the PVC that dglkerun's {@code
+   * --pvc-partitioned-dir} shares between partitioner and workers) is the user's to mount.
+   */
+  static ReservedNames workerReserved(PartitionMode mode) {
+    Set<String> volumes =
+        new TreeSet<>(
+            Set.of(DglNaming.SHM_VOLUME, DglNaming.CONFIG_VOLUME, DglNaming.IPCONFIG_VOLUME));
+    Set<String> inits = new TreeSet<>(Set.of(DglNaming.RESOLVE_HOSTS));
+    Set<String> mounts = new TreeSet<>(Set.of(DglNaming.SHM_MOUNT, DglNaming.CONFIG_MOUNT));
+    if (mode == null || mode.hasPartitioner()) {
+      volumes.add(DglNaming.KUBECTL_VOLUME);
+      inits.addAll(Set.of(DglNaming.KUBECTL_DOWNLOAD, DglNaming.LAUNCHER_WAIT));
+      mounts.add(DglNaming.KUBECTL_MOUNT);
+    }
+    return new ReservedNames(volumes, inits, mounts);
+  }
+
+  private static void validateTemplate(
+      String type, ReplicaSpec spec, ReservedNames reserved, List<Finding> out) {
     FieldPath podSpec = REPLICA_SPECS.key(type).child("template").child("spec");
     PodSpec pod =
         spec.template() == null || spec.template().getSpec() == null
@@ -240,7 +314,7 @@ public final class DglJobValidator {
               "Required value: must define at least one container"));
       return;
     }
-    RESERVED.check(pod, podSpec, out);
+    reserved.check(pod, podSpec, out);
     String restart = pod.getRestartPolicy();
     if (restart != null && !restart.isEmpty() && !restart.equals("Never")) {
       out.add(

@@ -8,7 +8,7 @@ import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
-import dev.jobc.k8s.RestrictedSecurityContext;
+import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -22,7 +22,6 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -111,9 +110,8 @@ public final class DglLauncherGenerator {
    * running for the copy, and the data stays in the dataset emptyDir for the launcher.
    */
   private static Container partitionerWatcher(DglJobPlan plan) {
-    return sidecar(
-            plan,
-            DglNaming.PARTITIONER_WATCHER,
+    List<String> args =
+        new ArrayList<>(
             List.of(
                 "wait",
                 "--for",
@@ -121,17 +119,32 @@ public final class DglLauncherGenerator {
                 "--pod",
                 plan.partitioner().pod(),
                 "--timeout",
-                WAIT_TIMEOUT))
+                WAIT_TIMEOUT));
+    // Then start the workers, as dgl-operator creates them once its phase is Partitioned: scale
+    // the StatefulSet from 0, or lift the bare pods' scheduling gate.
+    if (plan.workerKind() == WorkerKind.PODS) {
+      for (String pod : plan.workerPods()) {
+        args.add("--then-ungate");
+        args.add(pod);
+      }
+    } else {
+      args.add("--then-scale");
+      args.add(Naming.workerSet(plan.name()) + "=" + plan.workers());
+    }
+    return DglPodParts.sidecar(plan, DglNaming.PARTITIONER_WATCHER, args)
         .withVolumeMounts(mount(DglNaming.DATASET_VOLUME, DglNaming.DATASET_MOUNT))
         .build();
   }
 
   /**
-   * Waits for every worker to be ready, then writes the IP-based files {@code dglrun} reads, in
-   * dgl-operator's formats and in worker index order.
+   * Waits for every worker to run, then writes the IP-based files {@code dglrun} reads, in
+   * dgl-operator's formats and in worker index order. Running, not Ready, as upstream's
+   * watcher-loop ({@code watcher-loop/controllers/controller.go}: {@code WATCHERMODE=ready} is
+   * phase Running): a readiness probe that needs the DGL servers, which dglrun starts in its last
+   * phase, would otherwise hold the launcher for the whole wait.
    */
   private static Container workerWatcher(DglJobPlan plan) {
-    List<String> args = new ArrayList<>(List.of("wait", "--for", "ready"));
+    List<String> args = new ArrayList<>(List.of("wait", "--for", "running"));
     for (String pod : plan.workerPods()) {
       args.add("--pod");
       args.add(pod);
@@ -148,32 +161,9 @@ public final class DglLauncherGenerator {
             Integer.toString(DglNaming.DGL_PORT),
             "--dgl-slots",
             Integer.toString(plan.slots())));
-    return sidecar(plan, DglNaming.WORKER_WATCHER, args)
+    return DglPodParts.sidecar(plan, DglNaming.WORKER_WATCHER, args)
         .withVolumeMounts(mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT))
         .build();
-  }
-
-  /** The jobc sidecar with its downward-API environment and dgl-operator's watcher resources. */
-  private static ContainerBuilder sidecar(DglJobPlan plan, String name, List<String> args) {
-    Map<String, Quantity> resources = new LinkedHashMap<>();
-    resources.put("cpu", new Quantity("100m"));
-    resources.put("ephemeral-storage", new Quantity("5Gi"));
-    resources.put("memory", new Quantity("512Mi"));
-    return new ContainerBuilder()
-        .withName(name)
-        .withImage(plan.sidecarImage())
-        .withImagePullPolicy("IfNotPresent")
-        .withArgs(args)
-        .withEnv(
-            PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
-            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
-            PodTemplates.fieldEnv("POD_IP", "status.podIP"))
-        .withResources(
-            new ResourceRequirementsBuilder()
-                .withLimits(resources)
-                .withRequests(new LinkedHashMap<>(resources))
-                .build())
-        .withSecurityContext(RestrictedSecurityContext.of(false));
   }
 
   /** Go's {@code ResourceRequirements.Size() == 0}: no limits, requests or claims at all. */

@@ -33,6 +33,24 @@ public final class DglPartitionerGenerator {
     PodSpec spec = template.getSpec();
     spec.setRestartPolicy("Never");
     List<Container> inits = DglPodParts.execPod(spec, name, plan);
+    // dglrun's phase 2 kubectl-cp's the partitions into the launcher's watcher-loop-partitioner
+    // container, and fails with "container not found" when that has not started yet
+    // (dgl-operator issue #22): start partitioning only once it runs.
+    inits.add(
+        DglPodParts.sidecar(
+                plan,
+                DglNaming.LAUNCHER_WAIT,
+                List.of(
+                    "wait",
+                    "--for",
+                    "running",
+                    "--pod",
+                    plan.launcher().pod(),
+                    "--container",
+                    DglNaming.PARTITIONER_WATCHER,
+                    "--timeout",
+                    DglLauncherGenerator.WAIT_TIMEOUT))
+            .build());
     spec.setInitContainers(inits);
 
     Container launcher = plan.job().launcher().template().getSpec().getContainers().get(0);

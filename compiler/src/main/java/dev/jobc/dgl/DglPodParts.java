@@ -6,7 +6,9 @@ import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.RestrictedSecurityContext;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ContainerPortBuilder;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSourceBuilder;
@@ -16,11 +18,13 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -124,6 +128,40 @@ final class DglPodParts {
               .build());
     }
     return ports;
+  }
+
+  /**
+   * The jobc sidecar image running {@code args}, with its downward-API environment and
+   * dgl-operator's init container resources ({@code initContainerCpu}, {@code initContainerMem},
+   * {@code initContainerEphStorage} in {@code controllers/dgljob_controller.go}).
+   */
+  static ContainerBuilder sidecar(DglJobPlan plan, String name, List<String> args) {
+    return new ContainerBuilder()
+        .withName(name)
+        .withImage(plan.sidecarImage())
+        .withImagePullPolicy("IfNotPresent")
+        .withArgs(args)
+        .withEnv(
+            PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
+            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+            PodTemplates.fieldEnv("POD_IP", "status.podIP"))
+        .withResources(helperResources("100m", "512Mi", "5Gi"))
+        .withSecurityContext(RestrictedSecurityContext.of(false));
+  }
+
+  /**
+   * Requests equal to limits for a container jobc adds: {@code cpu}, {@code ephemeral-storage},
+   * {@code memory}.
+   */
+  static ResourceRequirements helperResources(String cpu, String memory, String ephemeral) {
+    Map<String, Quantity> resources = new LinkedHashMap<>();
+    resources.put("cpu", new Quantity(cpu));
+    resources.put("ephemeral-storage", new Quantity(ephemeral));
+    resources.put("memory", new Quantity(memory));
+    ResourceRequirements r = new ResourceRequirements();
+    r.setLimits(resources);
+    r.setRequests(new LinkedHashMap<>(resources));
+    return r;
   }
 
   static <T> List<T> orEmpty(List<T> list) {

@@ -5,7 +5,9 @@ import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.Rbac;
+import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +22,16 @@ public final class DglRbacGenerator {
   public List<HasMetadata> generate(DglJobPlan plan) {
     var labels = MpiLabels.objectLabels(plan.name());
     var annotations = Metadata.objectAnnotations(plan.job().options());
+    List<PolicyRule> start = new ArrayList<>();
+    if (plan.workersAfterPartitioning()) {
+      // watcher-loop-partitioner starts the workers after partitioning: it scales the one
+      // StatefulSet, or removes the scheduling gate of each bare worker pod.
+      start.add(
+          plan.workerKind() == WorkerKind.PODS
+              ? Rbac.rule("", "pods", plan.workerPods(), "patch")
+              : Rbac.rule(
+                  "apps", "statefulsets/scale", List.of(Naming.workerSet(plan.name())), "patch"));
+    }
     List<HasMetadata> out =
         new ArrayList<>(
             Rbac.objects(
@@ -27,7 +39,8 @@ public final class DglRbacGenerator {
                 plan.namespace(),
                 labels,
                 annotations,
-                plan.workerPods()));
+                plan.workerPods(),
+                start));
     if (plan.partitioner() != null) {
       out.addAll(
           Rbac.objects(

@@ -15,11 +15,11 @@ import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.util.ArrayList;
@@ -46,6 +46,11 @@ public final class DglWorkerGenerator {
         spec.setHostname(pod);
         spec.setSubdomain(Naming.service(plan.name()));
         spec.setRestartPolicy("Never");
+        if (plan.workersAfterPartitioning()) {
+          List<PodSchedulingGate> gates = orEmpty(spec.getSchedulingGates());
+          gates.add(new PodSchedulingGate(DglNaming.PARTITIONED_GATE));
+          spec.setSchedulingGates(gates);
+        }
         Metadata.annotate(template.getMetadata(), Metadata.objectAnnotations(plan.job().options()));
         pods.add(new PodBuilder().withMetadata(template.getMetadata()).withSpec(spec).build());
       }
@@ -56,16 +61,23 @@ public final class DglWorkerGenerator {
     template.getMetadata().setNamespace(null);
     // StatefulSets accept only restartPolicy Always; the controller recreates a lost worker.
     template.getSpec().setRestartPolicy("Always");
+    ObjectMeta meta =
+        Metadata.of(
+            Naming.workerSet(plan.name()),
+            plan.namespace(),
+            MpiLabels.objectLabels(plan.name()),
+            Metadata.objectAnnotations(plan.job().options()));
+    if (plan.workersAfterPartitioning()) {
+      // The launcher's sidecar scales this StatefulSet up after partitioning. Flux would apply
+      // replicas 0 again on its next reconciliation; with IfNotPresent it creates the object when
+      // missing and leaves it alone otherwise (Argo CD: ignoreDifferences, see README).
+      Metadata.annotate(meta, Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
+    }
     return List.of(
         new StatefulSetBuilder()
-            .withMetadata(
-                Metadata.of(
-                    Naming.workerSet(plan.name()),
-                    plan.namespace(),
-                    MpiLabels.objectLabels(plan.name()),
-                    Metadata.objectAnnotations(plan.job().options())))
+            .withMetadata(meta)
             .withNewSpec()
-            .withReplicas(plan.workers())
+            .withReplicas(plan.workersAfterPartitioning() ? 0 : plan.workers())
             .withServiceName(Naming.service(plan.name()))
             .withPodManagementPolicy("Parallel")
             .withNewSelector()
@@ -83,8 +95,15 @@ public final class DglWorkerGenerator {
    * container (the worker's own image: it needs only sh and getent) resolves them once every worker
    * has an address (the Service publishes not-ready addresses, so no worker waits for another to be
    * Ready) and writes the operator's IP-based hostfile into the worker's /etc/dgl, next to copies
-   * of the other files. No brace expansions: Flux substitution would rewrite them.
+   * of the other files. It tries for as long as the launcher waits for the workers (24 hours; a
+   * worker that cannot be scheduled keeps the others waiting, as it keeps the launcher waiting). No
+   * brace expansions: Flux substitution would rewrite them.
    */
+  static final int RESOLVE_INTERVAL_SECONDS = 2;
+
+  /** 24 hours of tries, {@link DglLauncherGenerator#WAIT_TIMEOUT}. */
+  static final int RESOLVE_TRIES = 24 * 60 * 60 / RESOLVE_INTERVAL_SECONDS;
+
   static final String RESOLVE_SCRIPT =
       String.join(
           "\n",
@@ -97,14 +116,21 @@ public final class DglWorkerGenerator {
           "  tries=0",
           "  until addr=$(getent hosts \"$name\") && [ -n \"$addr\" ]; do",
           "    tries=$((tries + 1))",
-          "    if [ $tries -gt 600 ]; then echo \"jobc: $name does not resolve\" >&2; exit 1; fi",
-          "    sleep 1",
+          "    if [ $tries -gt "
+              + RESOLVE_TRIES
+              + " ]; then echo \"jobc: $name does not resolve\" >&2; exit 1; fi",
+          "    sleep " + RESOLVE_INTERVAL_SECONDS,
           "  done",
           "  set -- $addr",
           "  echo \"$1 $port $pod $slots\" >> hostfile.tmp",
           "done < $src/hostfile",
           "mv hostfile.tmp hostfile",
           "");
+
+  /** A shell loop around getent: a tenth of a CPU and 64 MiB of memory and disk are ample. */
+  static final String RESOLVE_CPU = "100m";
+
+  static final String RESOLVE_MEMORY = "64Mi";
 
   private static Container resolveHosts(String image) {
     Container c = new Container();
@@ -114,11 +140,10 @@ public final class DglWorkerGenerator {
     VolumeMount source = mount(DglNaming.CONFIG_VOLUME, DglNaming.CONFIG_SOURCE_MOUNT);
     source.setReadOnly(true);
     c.setVolumeMounts(List.of(source, mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT)));
-    // Requests equal to limits: a Guaranteed worker stays Guaranteed (init containers count).
-    ResourceRequirements resources = new ResourceRequirements();
-    resources.setRequests(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("64Mi")));
-    resources.setLimits(Map.of("cpu", new Quantity("100m"), "memory", new Quantity("64Mi")));
-    c.setResources(resources);
+    // Requests equal to limits: a namespace whose ResourceQuota covers cpu, memory or
+    // ephemeral-storage rejects a pod with a container that sets none, and a Guaranteed worker
+    // stays Guaranteed only when every container, init containers included, is.
+    c.setResources(DglPodParts.helperResources(RESOLVE_CPU, RESOLVE_MEMORY, RESOLVE_MEMORY));
     // Non-root even where the worker image runs as root: getent and the copies need no privilege,
     // and dglrun only reads /etc/dgl (revise_hostfile.py writes its result elsewhere).
     c.setSecurityContext(RestrictedSecurityContext.of(true));

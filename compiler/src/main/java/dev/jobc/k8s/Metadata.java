@@ -8,6 +8,9 @@ import java.util.Map;
 
 /** Object metadata shared by generators. */
 public final class Metadata {
+  /** Flux kustomize-controller's per-object server-side apply policy. */
+  public static final String FLUX_SSA = "kustomize.toolkit.fluxcd.io/ssa";
+
   private Metadata() {}
 
   /**

@@ -1,6 +1,8 @@
 package dev.jobc.mpi;
 
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.model.ReplicaSpec;
@@ -45,6 +47,14 @@ public final class MpiJobDefaults {
             .options(annotations.options())
             .maxReplicas(annotations.maxReplicas())
             .addFindings(annotations.findings());
+    if (annotations.distParMetisImage() != null) {
+      draft.addFindings(
+          List.of(
+              Finding.error(
+                  Code.FORBIDDEN,
+                  FieldPath.of("metadata", "annotations").key(JobAnnotations.DIST_PARMETIS_IMAGE),
+                  "Forbidden: only a DGLJob has partitionMode DistParMETIS")));
+    }
     MpiEraConversion.of(era).copy(spec, draft);
     fillDefaults(draft);
     return draft.build();

@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public final class WorkerStatefulSetGenerator {
   /** Flux kustomize-controller's per-object server-side apply policy. */
-  public static final String FLUX_SSA = "kustomize.toolkit.fluxcd.io/ssa";
+  public static final String FLUX_SSA = Metadata.FLUX_SSA;
 
   public StatefulSet generate(MpiJobPlan plan) {
     var labels = MpiLabels.objectLabels(plan.name());

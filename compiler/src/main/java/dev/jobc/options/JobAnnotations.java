@@ -23,11 +23,21 @@ public final class JobAnnotations {
   public static final String MAX_REPLICAS = PREFIX + "max-replicas";
   public static final String SSH_SECRET = OptionTable.SSH_SECRET.annotation();
 
+  /**
+   * A DGLJob's declaration that its images' {@code dglrun} partitions on the workers, which
+   * partitionMode DistParMETIS needs and no upstream dglrun does.
+   */
+  public static final String DIST_PARMETIS_IMAGE = PREFIX + "dist-parmetis-image";
+
   /** The annotations that set an option, by key: every per-job row of {@link OptionTable}. */
   private static final Map<String, Option<?>> OPTIONS = perJobOptions();
 
   /** What the annotations of one job say. */
-  public record Applied(CompileOptions options, Integer maxReplicas, List<Finding> findings) {}
+  public record Applied(
+      CompileOptions options,
+      Integer maxReplicas,
+      Boolean distParMetisImage,
+      List<Finding> findings) {}
 
   private JobAnnotations() {}
 
@@ -38,6 +48,7 @@ public final class JobAnnotations {
             ? Map.of()
             : new TreeMap<>(metadata.getAnnotations());
     Integer maxReplicas = null;
+    Boolean distParMetisImage = null;
     CompileOptions.Draft draft = null;
     for (Map.Entry<String, String> e : annotations.entrySet()) {
       String key = e.getKey();
@@ -54,10 +65,19 @@ public final class JobAnnotations {
         }
         continue;
       }
+      if (key.equals(DIST_PARMETIS_IMAGE)) {
+        if (value.equals("true") || value.equals("false")) {
+          distParMetisImage = value.equals("true");
+        } else {
+          findings.add(invalid(path, value, "must be true or false"));
+        }
+        continue;
+      }
       Option<?> option = OPTIONS.get(key);
       if (option == null) {
         List<String> known = new ArrayList<>(OPTIONS.keySet());
         known.add(MAX_REPLICAS);
+        known.add(DIST_PARMETIS_IMAGE);
         String hint = Suggestions.closest(key, known);
         findings.add(
             Finding.error(
@@ -77,7 +97,8 @@ public final class JobAnnotations {
     }
     // The job's annotations are one channel: jobc.dev/ssh-secret implies the ssh transport
     // unless jobc.dev/transport says otherwise.
-    return new Applied(draft == null ? options : draft.build(), maxReplicas, findings);
+    return new Applied(
+        draft == null ? options : draft.build(), maxReplicas, distParMetisImage, findings);
   }
 
   private static Map<String, Option<?>> perJobOptions() {

@@ -42,11 +42,37 @@ class DglJobValidatorTest {
             List.of()),
         named(
             "valid DistParMETIS, 11 workers",
+            declared(
+                job(
+                    "g",
+                    "  partitionMode: DistParMETIS\n",
+                    LAUNCHER.formatted("11") + WORKER.formatted(11)),
+                "true"),
+            List.of()),
+        named(
+            "DistParMETIS without images that implement it",
             job(
                 "g",
                 "  partitionMode: DistParMETIS\n",
-                LAUNCHER.formatted("11") + WORKER.formatted(11)),
-            List.of()),
+                LAUNCHER.formatted("1") + WORKER.formatted(1)),
+            List.of(tuple(Code.INVALID, "spec.partitionMode"))),
+        named(
+            "DistParMETIS with images declared not to implement it",
+            declared(
+                job(
+                    "g",
+                    "  partitionMode: DistParMETIS\n",
+                    LAUNCHER.formatted("1") + WORKER.formatted(1)),
+                "false"),
+            List.of(tuple(Code.INVALID, "spec.partitionMode"))),
+        named(
+            "the DistParMETIS declaration elsewhere is ignored, not a boolean is invalid",
+            declared(job("g", "", LAUNCHER.formatted("1") + WORKER.formatted(1)), "yes"),
+            List.of(tuple(Code.INVALID, "metadata.annotations[jobc.dev/dist-parmetis-image]"))),
+        named(
+            "the DistParMETIS declaration in another mode",
+            declared(job("g", "", LAUNCHER.formatted("1") + WORKER.formatted(1)), "true"),
+            List.of(tuple(Code.NOTE, "metadata.annotations[jobc.dev/dist-parmetis-image]"))),
         named(
             "valid Skip without workers or partitions",
             job("g", "  partitionMode: Skip\n", LAUNCHER.formatted("7")),
@@ -68,7 +94,9 @@ class DglJobValidatorTest {
         named(
             "DistParMETIS without worker",
             job("g", "  partitionMode: DistParMETIS\n", LAUNCHER.formatted("2")),
-            List.of(tuple(Code.REQUIRED, "spec.dglReplicaSpecs[Worker]"))),
+            List.of(
+                tuple(Code.INVALID, "spec.partitionMode"),
+                tuple(Code.REQUIRED, "spec.dglReplicaSpecs[Worker]"))),
         named(
             "num-partitions differs from workers",
             job("g", "", LAUNCHER.formatted("3") + WORKER.formatted(2)),
@@ -81,12 +109,14 @@ class DglJobValidatorTest {
                 tuple(Code.REQUIRED, "spec.dglReplicaSpecs"))),
         named(
             "worker counts and containers",
-            job(
-                "g",
-                "  partitionMode: DistParMETIS\n",
-                LAUNCHER.formatted("2")
-                    + "    Worker:\n      replicas: 0\n"
-                    + "    Partitioner:\n      replicas: 1\n"),
+            declared(
+                job(
+                    "g",
+                    "  partitionMode: DistParMETIS\n",
+                    LAUNCHER.formatted("2")
+                        + "    Worker:\n      replicas: 0\n"
+                        + "    Partitioner:\n      replicas: 1\n"),
+                "true"),
             List.of(
                 tuple(Code.INVALID, "spec.dglReplicaSpecs[Worker].replicas"),
                 tuple(Code.REQUIRED, "spec.dglReplicaSpecs[Worker].template.spec.containers"),
@@ -114,10 +144,12 @@ class DglJobValidatorTest {
                 tuple(Code.REQUIRED, "spec.dglReplicaSpecs[Launcher].template.spec.containers"))),
         named(
             "worker-10 too long",
-            job(
-                "a".repeat(54),
-                "  partitionMode: DistParMETIS\n",
-                LAUNCHER.formatted("11") + WORKER.formatted(11)),
+            declared(
+                job(
+                    "a".repeat(54),
+                    "  partitionMode: DistParMETIS\n",
+                    LAUNCHER.formatted("11") + WORKER.formatted(11)),
+                "true"),
             List.of(tuple(Code.INVALID, "metadata.name"))),
         named(
             "partitioner too long",
@@ -128,7 +160,7 @@ class DglJobValidatorTest {
             job("a".repeat(54), "  partitionMode: Skip\n", LAUNCHER.formatted("1")),
             List.of()),
         named(
-            "reserved names",
+            "Skip: jobc adds nothing to the launcher, so nothing is reserved",
             job(
                 "g",
                 "  partitionMode: Skip\n",
@@ -140,7 +172,60 @@ class DglJobValidatorTest {
                     + "              mountPath: /opt/kube\n"
                     + "          volumes:\n          - name: kube-volume\n"
                     + "            emptyDir: {}\n"),
+            List.of()),
+        named(
+            "workers and partitioner mount nothing at the dataset path",
+            job(
+                "g",
+                "",
+                LAUNCHER.formatted("1")
+                    + WORKER.formatted(1)
+                    + "            volumeMounts:\n            - name: dataset-volume\n"
+                    + "              mountPath: /dgl_workspace/dataset\n"
+                    + "          volumes:\n          - name: dataset-volume\n"
+                    + "            persistentVolumeClaim: {claimName: partitions}\n"),
+            List.of()),
+        named(
+            "kubectl is mounted in the partitioner, which runs the Worker template",
+            job(
+                "g",
+                "",
+                LAUNCHER.formatted("1")
+                    + WORKER.formatted(1)
+                    + "            volumeMounts:\n            - name: tools\n"
+                    + "              mountPath: /opt/kube\n"),
             List.of(
+                tuple(
+                    Code.DUPLICATE,
+                    "spec.dglReplicaSpecs[Worker].template.spec.containers[0]"
+                        + ".volumeMounts[0].mountPath"))),
+        named(
+            "DistParMETIS has no partitioner: /opt/kube is free on workers",
+            declared(
+                job(
+                    "g",
+                    "  partitionMode: DistParMETIS\n",
+                    LAUNCHER.formatted("1")
+                        + WORKER.formatted(1)
+                        + "            volumeMounts:\n            - name: tools\n"
+                        + "              mountPath: /opt/kube\n"),
+                "true"),
+            List.of()),
+        named(
+            "reserved names",
+            job(
+                "g",
+                "",
+                "    Launcher:\n      template:\n        spec:\n"
+                    + "          initContainers:\n          - name: kubectl-download\n"
+                    + "            image: i\n"
+                    + "          containers:\n          - name: l\n            image: i\n"
+                    + "            volumeMounts:\n            - name: kube-volume\n"
+                    + "              mountPath: /opt/kube\n"
+                    + "          volumes:\n          - name: kube-volume\n"
+                    + "            emptyDir: {}\n"),
+            List.of(
+                tuple(Code.REQUIRED, "spec.dglReplicaSpecs[Worker]"),
                 tuple(
                     Code.DUPLICATE, "spec.dglReplicaSpecs[Launcher].template.spec.volumes[0].name"),
                 tuple(
@@ -167,10 +252,12 @@ class DglJobValidatorTest {
   @org.junit.jupiter.api.Test
   void statefulSetLimitAppliesOnlyToStatefulSetWorkers() throws Exception {
     String yaml =
-        job(
-            "a".repeat(46),
-            "  partitionMode: DistParMETIS\n",
-            LAUNCHER.formatted("1") + WORKER.formatted(1));
+        declared(
+            job(
+                "a".repeat(46),
+                "  partitionMode: DistParMETIS\n",
+                LAUNCHER.formatted("1") + WORKER.formatted(1)),
+            "true");
     DglJob job = ObjectTrees.bind(new YAMLMapper().readTree(yaml), DglJob.class);
     assertThat(DglJobValidator.validate(DglJobDefaults.apply(job, CompileOptions.defaults())))
         .extracting(Finding::code, f -> f.path().toString())
@@ -184,6 +271,13 @@ class DglJobValidatorTest {
 
   private static Arguments named(String name, String yaml, List<?> expected) {
     return Arguments.of(Named.of(name, yaml), expected);
+  }
+
+  /** {@code yaml} with the annotation that declares images implementing DistParMETIS. */
+  private static String declared(String yaml, String value) {
+    return yaml.replace(
+        "metadata:\n",
+        "metadata:\n  annotations: {jobc.dev/dist-parmetis-image: \"" + value + "\"}\n");
   }
 
   private static String job(String name, String spec, String replicas) {

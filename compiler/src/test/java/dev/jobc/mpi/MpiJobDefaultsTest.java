@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.diag.Code;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Severity;
 import dev.jobc.model.ReplicaSpec;
@@ -364,6 +365,19 @@ class MpiJobDefaultsTest {
     assertThat(m.findings())
         .extracting(Finding::severity, f -> f.path().toString())
         .containsExactly(tuple(Severity.ERROR, "spec.gpus"));
+  }
+
+  /** The DGLJob-only declaration is known (no unknown-annotation error) but forbidden here. */
+  @Test
+  void theDistParMetisDeclarationIsForbiddenOnAnMpiJob() throws Exception {
+    MpiJobModel m =
+        model(
+            MpiEra.V2BETA1,
+            "  annotations: {jobc.dev/dist-parmetis-image: \"true\"}\nspec:\n" + REPLICAS);
+    assertThat(m.findings())
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(
+            tuple(Code.FORBIDDEN, "metadata.annotations[jobc.dev/dist-parmetis-image]"));
   }
 
   private static MpiJobModel model(MpiEra era, String spec) throws Exception {

@@ -1,7 +1,5 @@
 package dev.jobc.conventions;
 
-import java.util.Set;
-
 /**
  * The DGLJob names dgl-operator uses ({@code controllers/dgljob_controller.go} constants) that are
  * not shared with MPIJob; shared ones ({@code <job>-config}, {@code <job>-launcher}, {@code
@@ -37,6 +35,20 @@ public final class DglNaming {
   /** The worker init container that writes the IP-based files into the worker's /etc/dgl. */
   public static final String RESOLVE_HOSTS = "jobc-resolve-hosts";
 
+  /**
+   * The partitioner's init container that waits until the launcher's {@code
+   * watcher-loop-partitioner} runs: dglrun's phase 2 copies the partitions into that container, and
+   * fails when it is not running yet (dgl-operator issue #22).
+   */
+  public static final String LAUNCHER_WAIT = "jobc-wait-launcher";
+
+  /**
+   * The scheduling gate on bare worker pods of a job with a partitioner: they hold no node capacity
+   * until the launcher's sidecar removes it once partitioning has succeeded (dgl-operator creates
+   * its workers only then).
+   */
+  public static final String PARTITIONED_GATE = "jobc.dev/partitioned";
+
   public static final String KUBECTL_DOWNLOAD = "kubectl-download";
   public static final String PARTITIONER_WATCHER = "watcher-loop-partitioner";
   public static final String WORKER_WATCHER = "watcher-loop-worker";
@@ -45,13 +57,6 @@ public final class DglNaming {
   public static final String HOSTFILE = "hostfile";
   public static final String PARTFILE = "partfile";
   public static final String LEADFILE = "leadfile";
-
-  public static final Set<String> RESERVED_VOLUMES =
-      Set.of(CONFIG_VOLUME, KUBECTL_VOLUME, SHM_VOLUME, DATASET_VOLUME, IPCONFIG_VOLUME);
-  public static final Set<String> RESERVED_MOUNTS =
-      Set.of(CONFIG_MOUNT, KUBECTL_MOUNT, SHM_MOUNT, DATASET_MOUNT, CONFIG_SOURCE_MOUNT);
-  public static final Set<String> RESERVED_INIT_CONTAINERS =
-      Set.of(KUBECTL_DOWNLOAD, PARTITIONER_WATCHER, WORKER_WATCHER, RESOLVE_HOSTS);
 
   private DglNaming() {}
 

@@ -13,7 +13,8 @@ import java.util.concurrent.TimeoutException;
 
 /**
  * Waits, through one {@link PodWatch}, until every named pod is Ready (condition {@code
- * Ready=True}) or Succeeded. A Failed pod ends the wait at once.
+ * Ready=True}), Running (phase Running and every container started, or one named container running)
+ * or Succeeded. A Failed pod ends the wait at once.
  *
  * <p>Upstream's watcher-loop counted phase Running as ready, hung forever on a Failed pod and
  * exited at once on an empty list read before kubelet had updated its ConfigMap; kubectl-delivery
@@ -23,6 +24,7 @@ final class PodWait {
   /** What the pods must reach. */
   enum Goal {
     READY,
+    RUNNING,
     SUCCEEDED
   }
 
@@ -37,6 +39,7 @@ final class PodWait {
       Map<String, String> labels,
       List<String> names,
       Goal goal,
+      String container,
       Duration timeout,
       Termination termination)
       throws InterruptedException {
@@ -49,7 +52,7 @@ final class PodWait {
             labels,
             pods -> {
               last.set(pods);
-              Outcome o = evaluate(pods, names, goal);
+              Outcome o = evaluate(pods, names, goal, container);
               if (o != null) {
                 done.complete(o);
               }
@@ -66,7 +69,9 @@ final class PodWait {
           }
           if (remainingMillis(deadline) <= 0) {
             return new Outcome(
-                false, timeoutMessage(last.get(), names, goal, timeout, watch), last.get());
+                false,
+                timeoutMessage(last.get(), names, goal, container, timeout, watch),
+                last.get());
           }
         } catch (ExecutionException e) {
           throw new IllegalStateException(e.getCause());
@@ -76,7 +81,7 @@ final class PodWait {
   }
 
   /** The outcome once decided, or {@code null} while still waiting. */
-  static Outcome evaluate(Map<String, Pod> pods, List<String> names, Goal goal) {
+  static Outcome evaluate(Map<String, Pod> pods, List<String> names, Goal goal, String container) {
     boolean all = true;
     for (String name : names) {
       Pod p = pods.get(name);
@@ -87,20 +92,30 @@ final class PodWait {
       if ("Failed".equals(Pods.phase(p))) {
         return new Outcome(false, "pod " + name + " failed", pods);
       }
-      boolean reached = goal == Goal.READY ? Pods.ready(p) : "Succeeded".equals(Pods.phase(p));
-      all &= reached;
+      all &= reached(p, goal, container);
     }
     return all ? new Outcome(true, "", pods) : null;
   }
 
+  private static boolean reached(Pod p, Goal goal, String container) {
+    return switch (goal) {
+      case READY -> Pods.ready(p);
+      case RUNNING -> container == null ? Pods.running(p) : Pods.containerRunning(p, container);
+      case SUCCEEDED -> "Succeeded".equals(Pods.phase(p));
+    };
+  }
+
   private static String timeoutMessage(
-      Map<String, Pod> pods, List<String> names, Goal goal, Duration timeout, PodWatch watch) {
+      Map<String, Pod> pods,
+      List<String> names,
+      Goal goal,
+      String container,
+      Duration timeout,
+      PodWatch watch) {
     List<String> pending = new ArrayList<>();
     for (String name : names) {
       Pod p = pods.get(name);
-      boolean reached =
-          p != null && (goal == Goal.READY ? Pods.ready(p) : "Succeeded".equals(Pods.phase(p)));
-      if (!reached) {
+      if (p == null || !reached(p, goal, container)) {
         pending.add(p == null ? name + " (not found)" : name + " (" + Pods.phase(p) + ")");
       }
     }
@@ -108,7 +123,11 @@ final class PodWait {
         "timed out after "
             + timeout.toString().substring(2).toLowerCase(java.util.Locale.ROOT)
             + " waiting for "
-            + (goal == Goal.READY ? "Ready" : "Succeeded")
+            + switch (goal) {
+              case READY -> "Ready";
+              case RUNNING -> container == null ? "Running" : "container " + container + " to run";
+              case SUCCEEDED -> "Succeeded";
+            }
             + ": "
             + String.join(", ", pending);
     Throwable error = watch.lastError();

@@ -3,6 +3,8 @@ package dev.jobc.sidecar;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import java.util.ArrayList;
+import java.util.List;
 
 /** What the sidecar reads from a pod's status. */
 final class Pods {
@@ -19,6 +21,47 @@ final class Pods {
     for (PodCondition c : pod.getStatus().getConditions()) {
       if ("Ready".equals(c.getType())) {
         return "True".equals(c.getStatus());
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Phase Running with every container started, and not being deleted: dgl-operator's watcher-loop
+   * counts phase Running alone ({@code WATCHERMODE=ready}); that every container has started as
+   * well means {@code kubectl exec} finds the main one. Readiness is not asked for.
+   */
+  static boolean running(Pod pod) {
+    if (pod.getMetadata().getDeletionTimestamp() != null || !"Running".equals(phase(pod))) {
+      return false;
+    }
+    List<ContainerStatus> statuses = pod.getStatus().getContainerStatuses();
+    if (statuses == null || statuses.isEmpty()) {
+      return false;
+    }
+    for (ContainerStatus s : statuses) {
+      if (s.getState() == null || s.getState().getRunning() == null) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Container {@code name} (an init container or not) is running, in a pod not being deleted. */
+  static boolean containerRunning(Pod pod, String name) {
+    if (pod.getMetadata().getDeletionTimestamp() != null || pod.getStatus() == null) {
+      return false;
+    }
+    List<ContainerStatus> all = new ArrayList<>();
+    if (pod.getStatus().getInitContainerStatuses() != null) {
+      all.addAll(pod.getStatus().getInitContainerStatuses());
+    }
+    if (pod.getStatus().getContainerStatuses() != null) {
+      all.addAll(pod.getStatus().getContainerStatuses());
+    }
+    for (ContainerStatus s : all) {
+      if (name.equals(s.getName())) {
+        return s.getState() != null && s.getState().getRunning() != null;
       }
     }
     return false;

@@ -18,13 +18,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code wait}: an init container that blocks until named pods are Ready or Succeeded. */
+/**
+ * {@code wait}: an init container that blocks until named pods are Ready, Running or Succeeded (or
+ * one of their containers runs), then optionally writes DGL's files and starts a DGLJob's workers.
+ */
 @Command(
     name = "wait",
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description =
-        "Wait until the named pods are Ready (or Succeeded); optionally write DGL's files.")
+        "Wait until the named pods are Ready, Running or Succeeded; optionally write DGL's files"
+            + " and start the workers.")
 final class WaitCommand implements Callable<Integer> {
   private final Termination termination;
   private final Supplier<KubernetesClient> clients;
@@ -44,9 +48,17 @@ final class WaitCommand implements Callable<Integer> {
 
   @Option(
       names = "--for",
-      paramLabel = "ready|succeeded",
-      description = "ready: condition Ready=True; succeeded: phase Succeeded (default: ready).")
+      paramLabel = "ready|running|succeeded",
+      description =
+          "ready: condition Ready=True; running: phase Running with every container started;"
+              + " succeeded: phase Succeeded (default: ready).")
   String goal = "ready";
+
+  @Option(
+      names = "--container",
+      paramLabel = "NAME",
+      description = "With --for running: wait for this container (init or not) to run instead.")
+  String container;
 
   @Option(
       names = "--timeout",
@@ -77,6 +89,21 @@ final class WaitCommand implements Callable<Integer> {
   int dglSlots = 1;
 
   @Option(
+      names = "--then-scale",
+      paramLabel = "STATEFULSET=N",
+      description = "After the wait, scale this StatefulSet to N (server-side apply).")
+  String thenScale;
+
+  @Option(
+      names = "--then-ungate",
+      paramLabel = "POD",
+      description =
+          "After the wait, remove the scheduling gate "
+              + DglNaming.PARTITIONED_GATE
+              + " from this pod; repeatable.")
+  List<String> thenUngate = new ArrayList<>();
+
+  @Option(
       names = "--then-serve",
       description = "After the wait, keep running until SIGTERM (a target for kubectl cp).")
   boolean thenServe;
@@ -101,9 +128,23 @@ final class WaitCommand implements Callable<Integer> {
     PodWait.Goal g =
         switch (goal) {
           case "ready" -> PodWait.Goal.READY;
+          case "running" -> PodWait.Goal.RUNNING;
           case "succeeded" -> PodWait.Goal.SUCCEEDED;
-          default -> throw usage("--for must be ready or succeeded, not '" + goal + "'");
+          default -> throw usage("--for must be ready, running or succeeded, not '" + goal + "'");
         };
+    if (container != null && g != PodWait.Goal.RUNNING) {
+      throw usage("--container needs --for running");
+    }
+    String scaleSet = null;
+    int scaleTo = 0;
+    if (thenScale != null) {
+      int eq = thenScale.lastIndexOf('=');
+      if (eq <= 0 || !thenScale.substring(eq + 1).matches("[0-9]{1,9}")) {
+        throw usage("--then-scale must be STATEFULSET=N, not '" + thenScale + "'");
+      }
+      scaleSet = thenScale.substring(0, eq);
+      scaleTo = Integer.parseInt(thenScale.substring(eq + 1));
+    }
     String launcherIp = env.get("POD_IP");
     if (dglFiles != null) {
       if (dglJob == null) {
@@ -131,7 +172,8 @@ final class WaitCommand implements Callable<Integer> {
               + goal
               + ": "
               + String.join(", ", names));
-      PodWait.Outcome o = PodWait.await(client, ns, labels, names, g, timeout, termination);
+      PodWait.Outcome o =
+          PodWait.await(client, ns, labels, names, g, container, timeout, termination);
       if (!o.ok()) {
         spec.commandLine().getErr().println("jobc-sidecar wait: " + o.message());
         return 1;
@@ -147,6 +189,16 @@ final class WaitCommand implements Callable<Integer> {
         }
         DglFiles.write(dglFiles, dglJob, waited, partitioner, launcherIp, dglPort, dglSlots);
         Log.info("wrote hostfile, partfile, leadfile in " + dglFiles);
+      }
+      if (scaleSet != null || !thenUngate.isEmpty()) {
+        String failure =
+            new WorkerStart(client, ns)
+                .start(
+                    scaleSet, scaleTo, List.copyOf(new LinkedHashSet<>(thenUngate)), termination);
+        if (failure != null) {
+          spec.commandLine().getErr().println("jobc-sidecar wait: " + failure);
+          return 1;
+        }
       }
     }
     if (thenServe) {

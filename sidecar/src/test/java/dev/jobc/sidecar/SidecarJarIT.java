@@ -11,6 +11,9 @@ import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -201,12 +204,14 @@ class SidecarJarIT {
   }
 
   /**
-   * A DGLJob launcher's two {@code wait} init containers, run in order as kubelet runs init
-   * containers: the first until the partitioner has succeeded, the second until every worker is
-   * Ready, then writing dgl-operator's IP-based files where the launcher reads them.
+   * A DGLJob's {@code wait} init containers, each run when kubelet would run it: the partitioner's
+   * {@code jobc-wait-launcher} until the launcher's {@code watcher-loop-partitioner} runs (the
+   * container the partitions are copied into), that one until the partitioner has succeeded, when
+   * it scales the worker StatefulSet up from 0, and {@code watcher-loop-worker} until every worker
+   * runs (no readiness asked for), writing dgl-operator's IP-based files where dglrun reads them.
    */
   @Test
-  void dglLauncherWaitsForThePartitionerThenTheWorkersAndWritesTheIpFiles() throws Exception {
+  void dglWaitsStartTheWorkersAfterPartitioningAndWriteTheIpFiles() throws Exception {
     String job = "graphsage";
     List<HasMetadata> objects =
         render(
@@ -236,6 +241,7 @@ class SidecarJarIT {
     Pod launcher = named(objects, Pod.class, Naming.launcher(job));
     Pod partitioner = named(objects, Pod.class, DglNaming.partitioner(job));
     StatefulSet workerSet = find(objects, StatefulSet.class);
+    assertThat(workerSet.getSpec().getReplicas()).as("no worker before partitioning").isZero();
     ConfigMap config = find(objects, ConfigMap.class);
     String ns = launcher.getMetadata().getNamespace();
     Map<String, String> ips = new TreeMap<>();
@@ -248,63 +254,146 @@ class SidecarJarIT {
             .withPodIP(ips.get(launcher.getMetadata().getName()))
             .endStatus()
             .build();
-    create(launcher);
-    create(
+    partitioner =
         new PodBuilder(partitioner)
             .withNewStatus()
-            .withPhase("Running")
+            .withPhase("Pending")
             .withPodIP(ips.get(partitioner.getMetadata().getName()))
             .endStatus()
-            .build());
-    List<String> workerPods = new ArrayList<>();
-    for (int i = 0; i < workerSet.getSpec().getReplicas(); i++) {
-      String name = workerSet.getMetadata().getName() + "-" + i;
-      workerPods.add(name);
-      ips.put(name, "10.0.1." + i);
-      create(pod(workerSet.getSpec().getTemplate(), ns, name, ips.get(name), "Running", false));
-    }
-    KubeletStandIn kubelet =
+            .build();
+    create(launcher);
+    create(partitioner);
+    KubeletStandIn launcherKubelet =
         new KubeletStandIn(
             REPOSITORY, dir.resolve("launcher"), launcher, List.of(config), api.url());
-    List<String> waits =
-        launcher.getSpec().getInitContainers().stream()
-            .filter(c -> c.getImage().equals(OptionTable.SIDECAR_IMAGE.defaultValue()))
-            .map(c -> c.getName())
-            .toList();
+    KubeletStandIn partitionerKubelet =
+        new KubeletStandIn(
+            REPOSITORY, dir.resolve("partitioner"), partitioner, List.of(config), api.url());
+    List<String> waits = sidecarInits(launcher);
     assertThat(waits).containsExactly(DglNaming.PARTITIONER_WATCHER, DglNaming.WORKER_WATCHER);
+    assertThat(sidecarInits(partitioner)).containsExactly(DglNaming.LAUNCHER_WAIT);
 
-    Process partitionerWait = start(kubelet, waits.get(0), waits.get(0));
+    // The partitioner does not start partitioning before the receiving container runs.
+    Process launcherWait = start(partitionerKubelet, DglNaming.LAUNCHER_WAIT, "launcher-wait");
+    until(
+        "waiting for the launcher",
+        () -> log("launcher-wait").contains("waiting up to"),
+        launcherWait);
+    Process partitionerWait = start(launcherKubelet, waits.get(0), waits.get(0));
     until(
         "waiting for the partitioner",
         () -> log(waits.get(0)).contains("waiting up to"),
         partitionerWait);
-    printPeakRss(waits.get(0), partitionerWait, kubelet, waits.get(0));
+    assertThat(launcherWait.isAlive()).as("watcher-loop-partitioner not reported yet").isTrue();
+    api.admin
+        .pods()
+        .inNamespace(ns)
+        .withName(launcher.getMetadata().getName())
+        .edit(
+            p ->
+                new PodBuilder(p)
+                    .editStatus()
+                    .withInitContainerStatuses(
+                        containerStatus(DglNaming.KUBECTL_DOWNLOAD, false),
+                        containerStatus(DglNaming.PARTITIONER_WATCHER, true))
+                    .endStatus()
+                    .build());
+    assertThat(launcherWait.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(launcherWait.exitValue()).as("the receiver runs").isZero();
+
+    // Partitioning; no worker is started until it has succeeded.
+    api.setPhase(ns, partitioner.getMetadata().getName(), "Running");
+    printPeakRss(waits.get(0), partitionerWait, launcherKubelet, waits.get(0));
+    assertThat(partitionerWait.isAlive()).isTrue();
+    assertThat(api.scalePatches).as("no workers while partitioning").isEmpty();
     api.setPhase(ns, partitioner.getMetadata().getName(), "Succeeded");
     assertThat(partitionerWait.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
     assertThat(partitionerWait.exitValue()).as("partitioner succeeded").isZero();
+    assertThat(api.scalePatches).hasSize(1);
+    assertThat(api.scalePatches.get(0).getPath())
+        .startsWith(
+            "/apis/apps/v1/namespaces/team/statefulsets/"
+                + workerSet.getMetadata().getName()
+                + "/scale?");
+    String body = api.scalePatches.get(0).getUtf8Body();
+    assertThat(body).endsWith("\"spec\":{\"replicas\":2}}");
 
-    Process workerWait = start(kubelet, waits.get(1), waits.get(1));
+    // As the StatefulSet controller: the scaled-up pods, running but never Ready.
+    List<String> workerPods = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      String name = workerSet.getMetadata().getName() + "-" + i;
+      workerPods.add(name);
+      ips.put(name, "10.0.1." + i);
+      create(pod(workerSet.getSpec().getTemplate(), ns, name, ips.get(name), "Pending", false));
+    }
+    Process workerWait = start(launcherKubelet, waits.get(1), waits.get(1));
     until("waiting for the workers", () -> log(waits.get(1)).contains("waiting up to"), workerWait);
-    api.setReady(ns, workerPods.get(0), true);
-    printPeakRss(waits.get(1), workerWait, kubelet, waits.get(1));
+    startContainers(ns, workerPods.get(0));
+    printPeakRss(waits.get(1), workerWait, launcherKubelet, waits.get(1));
     assertThat(workerWait.isAlive()).as("still waiting for the other workers").isTrue();
     for (String w : workerPods) {
-      api.setReady(ns, w, true);
+      startContainers(ns, w);
     }
     assertThat(workerWait.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-    assertThat(workerWait.exitValue()).as("workers Ready").isZero();
+    assertThat(workerWait.exitValue()).as("workers running, none Ready").isZero();
 
     // What dglrun in the launcher's main container reads: the ConfigMap's lines with each DNS
     // name replaced by the address of the pod the line names.
     String main = launcher.getSpec().getContainers().get(0).getName();
     Path hostfile =
-        kubelet.hostPath(
-            main, kubelet.environment(kubelet.container(main)).get("DGL_OPERATOR_HOSTFILE_PATH"));
+        launcherKubelet.hostPath(
+            main,
+            launcherKubelet
+                .environment(launcherKubelet.container(main))
+                .get("DGL_OPERATOR_HOSTFILE_PATH"));
     for (String file : List.of(DglNaming.HOSTFILE, DglNaming.PARTFILE, DglNaming.LEADFILE)) {
       assertThat(read(hostfile.resolveSibling(file)))
           .as(file)
           .isEqualTo(withAddresses(config.getData().get(file), ips));
     }
+  }
+
+  private static List<String> sidecarInits(Pod pod) {
+    return pod.getSpec().getInitContainers().stream()
+        .filter(c -> c.getImage().equals(OptionTable.SIDECAR_IMAGE.defaultValue()))
+        .map(c -> c.getName())
+        .toList();
+  }
+
+  private static ContainerStatus containerStatus(String name, boolean running) {
+    ContainerStateBuilder state = new ContainerStateBuilder();
+    if (running) {
+      state.withNewRunning().endRunning();
+    } else {
+      state.withNewTerminated().withExitCode(0).endTerminated();
+    }
+    return new ContainerStatusBuilder()
+        .withName(name)
+        .withRestartCount(0)
+        .withReady(false)
+        .withState(state.build())
+        .build();
+  }
+
+  /** As kubelet reports a pod whose init containers are done and whose containers started. */
+  private void startContainers(String ns, String pod) {
+    api.admin
+        .pods()
+        .inNamespace(ns)
+        .withName(pod)
+        .edit(
+            p -> {
+              List<ContainerStatus> statuses = new ArrayList<>();
+              for (var c : p.getSpec().getContainers()) {
+                statuses.add(containerStatus(c.getName(), true));
+              }
+              return new PodBuilder(p)
+                  .editStatus()
+                  .withPhase("Running")
+                  .withContainerStatuses(statuses)
+                  .endStatus()
+                  .build();
+            });
   }
 
   /** The jar carries the sidecar and the conventions it shares, nothing of the compiler. */

@@ -3,7 +3,14 @@ package dev.jobc.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jobc.conventions.DglNaming;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSchedulingGate;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -61,6 +68,7 @@ class WaitCommandTest {
   @Test
   void aFailedPodEndsTheWait() {
     api.create(ApiStandIn.worker("f", 0, false, "10.2.0.0"));
+    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
         CompletableFuture.supplyAsync(() -> run("--pod", "f-worker-0", "--timeout", "1h"));
     api.setPhase("f-worker-0", "Failed");
@@ -131,6 +139,7 @@ class WaitCommandTest {
   @Test
   void anEmptyPartfileWithoutAPartitionerAndThenServesUntilStopped() throws Exception {
     api.create(ApiStandIn.worker("np", 0, true, "10.5.0.0"));
+    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
         CompletableFuture.supplyAsync(
             () ->
@@ -153,9 +162,221 @@ class WaitCommandTest {
     assertThat(code.get(20, TimeUnit.SECONDS)).isZero();
   }
 
+  /** A pod in phase Running whose containers are {@code running} (started) or waiting. */
+  private static Pod started(String name, boolean running, boolean ready) {
+    return new PodBuilder(ApiStandIn.worker("x", 0, ready, "10.7.0.1"))
+        .editMetadata()
+        .withName(name)
+        .endMetadata()
+        .editStatus()
+        .withContainerStatuses(status("main", running))
+        .endStatus()
+        .build();
+  }
+
+  private static ContainerStatus status(String container, boolean running) {
+    ContainerStateBuilder state = new ContainerStateBuilder();
+    if (running) {
+      state.withNewRunning().endRunning();
+    } else {
+      state.withNewWaiting().withReason("PodInitializing").endWaiting();
+    }
+    return new ContainerStatusBuilder()
+        .withName(container)
+        .withRestartCount(0)
+        .withReady(false)
+        .withState(state.build())
+        .build();
+  }
+
+  private void setContainers(String pod, ContainerStatus... statuses) {
+    api.admin
+        .pods()
+        .inNamespace(ApiStandIn.NS)
+        .withName(pod)
+        .edit(
+            p ->
+                new PodBuilder(p).editStatus().withContainerStatuses(statuses).endStatus().build());
+  }
+
+  /**
+   * dgl-operator's watcher-loop counts a worker in phase Running as ready; a readiness probe that
+   * needs the DGL servers (started by dglrun's last phase, after this wait) never passes before.
+   */
+  @Test
+  void runningNeedsEveryContainerStartedButNoReadiness() {
+    api.create(started("r-worker-0", false, false));
+    int watches = api.watchRequests.get();
+    CompletableFuture<Integer> code =
+        CompletableFuture.supplyAsync(
+            () -> run("--pod", "r-worker-0", "--for", "running", "--timeout", "1h"));
+    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+    assertThat(code).isNotDone();
+    setContainers("r-worker-0", status("main", true));
+    assertThat(code.join()).isZero();
+    assertThat(api.admin.pods().inNamespace(ApiStandIn.NS).withName("r-worker-0").get())
+        .matches(p -> !Pods.ready(p), "not Ready");
+  }
+
+  /** The partitioner waits until the launcher's watcher-loop-partitioner can receive its copy. */
+  @Test
+  void waitsForOneInitContainerToRun() {
+    Pod launcher =
+        new PodBuilder(started("c-launcher", false, false))
+            .editStatus()
+            .withPhase("Pending")
+            .withInitContainerStatuses(
+                status("kubectl-download", true), status("watcher-loop-partitioner", false))
+            .endStatus()
+            .build();
+    api.create(launcher);
+    int watches = api.watchRequests.get();
+    CompletableFuture<Integer> code =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "--pod",
+                    "c-launcher",
+                    "--for",
+                    "running",
+                    "--container",
+                    "watcher-loop-partitioner",
+                    "--timeout",
+                    "1h"));
+    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+    assertThat(code).isNotDone();
+    api.admin
+        .pods()
+        .inNamespace(ApiStandIn.NS)
+        .withName("c-launcher")
+        .edit(
+            p ->
+                new PodBuilder(p)
+                    .editStatus()
+                    .withInitContainerStatuses(
+                        status("kubectl-download", false), status("watcher-loop-partitioner", true))
+                    .endStatus()
+                    .build());
+    assertThat(code.join()).isZero();
+  }
+
+  /** dgl-operator creates the workers in phase Partitioned: the StatefulSet goes from 0 to 3. */
+  @Test
+  void scalesTheWorkersOnlyOnceThePartitionerHasSucceeded() {
+    api.create(started("up-partitioner", true, false));
+    int before = api.scalePatches.size();
+    int watches = api.watchRequests.get();
+    CompletableFuture<Integer> code =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "--pod",
+                    "up-partitioner",
+                    "--for",
+                    "succeeded",
+                    "--then-scale",
+                    "up-worker=3",
+                    "--timeout",
+                    "1h"));
+    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+    assertThat(api.scalePatches).hasSize(before);
+    api.setPhase("up-partitioner", "Succeeded");
+    assertThat(code.join()).isZero();
+    assertThat(api.scalePatches).hasSize(before + 1);
+    RecordedRequest patch = api.scalePatches.get(before);
+    assertThat(patch.getPath())
+        .isEqualTo(
+            "/apis/apps/v1/namespaces/team/statefulsets/up-worker/scale"
+                + "?fieldManager=jobc-sidecar&force=true");
+    assertThat(patch.getUtf8Body())
+        .isEqualTo(
+            "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":"
+                + "\"up-worker\",\"namespace\":\"team\"},\"spec\":{\"replicas\":3}}");
+  }
+
+  @Test
+  void aFailedPartitionerStartsNoWorkers() {
+    api.create(started("no-partitioner", true, false));
+    int before = api.scalePatches.size();
+    int watches = api.watchRequests.get();
+    CompletableFuture<Integer> code =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "--pod",
+                    "no-partitioner",
+                    "--for",
+                    "succeeded",
+                    "--then-scale",
+                    "no-worker=2",
+                    "--timeout",
+                    "1h"));
+    api.setPhase("no-partitioner", "Failed");
+    assertThat(code.join()).isEqualTo(1);
+    assertThat(err.toString()).isEqualTo("jobc-sidecar wait: pod no-partitioner failed\n");
+    assertThat(api.scalePatches).hasSize(before);
+  }
+
+  /** Bare worker pods: jobc's scheduling gate goes, any other (Kueue's, say) stays. */
+  @Test
+  void liftsJobcsSchedulingGateOnlyOnceThePartitionerHasSucceeded() {
+    api.create(started("g-partitioner", true, false));
+    for (int i = 0; i < 2; i++) {
+      api.create(
+          new PodBuilder(ApiStandIn.worker("g", i, false, ""))
+              .editStatus()
+              .withPhase("Pending")
+              .endStatus()
+              .withNewSpec()
+              .addNewSchedulingGate(DglNaming.PARTITIONED_GATE)
+              .addNewSchedulingGate("example.com/other")
+              .endSpec()
+              .build());
+    }
+    int watches = api.watchRequests.get();
+    CompletableFuture<Integer> code =
+        CompletableFuture.supplyAsync(
+            () ->
+                run(
+                    "--pod",
+                    "g-partitioner",
+                    "--for",
+                    "succeeded",
+                    "--then-ungate",
+                    "g-worker-0",
+                    "--then-ungate",
+                    "g-worker-1",
+                    "--timeout",
+                    "1h"));
+    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+    assertThat(gates("g-worker-0")).contains(DglNaming.PARTITIONED_GATE);
+    api.setPhase("g-partitioner", "Succeeded");
+    assertThat(code.join()).isZero();
+    for (int i = 0; i < 2; i++) {
+      assertThat(gates("g-worker-" + i)).containsExactly("example.com/other");
+    }
+  }
+
+  private List<String> gates(String pod) {
+    return api
+        .admin
+        .pods()
+        .inNamespace(ApiStandIn.NS)
+        .withName(pod)
+        .get()
+        .getSpec()
+        .getSchedulingGates()
+        .stream()
+        .map(PodSchedulingGate::getName)
+        .toList();
+  }
+
   @Test
   void usageErrorsExitWithTwo() {
-    assertThat(run("--pod", "x", "--for", "running")).isEqualTo(2);
+    assertThat(run("--pod", "x", "--for", "runs")).isEqualTo(2);
+    assertThat(run("--pod", "x", "--container", "c")).isEqualTo(2);
+    assertThat(run("--pod", "x", "--then-scale", "w")).isEqualTo(2);
+    assertThat(run("--pod", "x", "--then-scale", "w=-1")).isEqualTo(2);
     assertThat(run("--pod", "x", "--timeout", "10")).isEqualTo(2);
     assertThat(run("--pod", "x", "--dgl-files", dir.toString())).isEqualTo(2);
     assertThat(run("--pod", "x", "--selector", "nonsense")).isEqualTo(2);
