@@ -97,6 +97,15 @@ class ImageIT {
     assertThat(fromImage.out()).isEqualTo(fromJar.out());
   }
 
+  /** The README tells cluster users which images they pull: the releases of this version. */
+  @Test
+  void readmeNamesTheReleasedImages() throws IOException {
+    String readme = Files.readString(ROOT.resolve("README.md"));
+    for (String name : List.of("jobc", "jobc-krm", "jobc-sidecar")) {
+      assertThat(readme).contains("`ghcr.io/jobc-dev/" + name + ":" + release(VERSION) + "`");
+    }
+  }
+
   /** What both images share: the launcher, the class path, the user and the directories. */
   private static void assertCommon(ImageTar image) throws IOException {
     assertThat(image.user()).as("non-root").doesNotStartWith("0").doesNotStartWith("root");
