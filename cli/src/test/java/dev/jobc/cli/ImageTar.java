@@ -344,7 +344,7 @@ public final class ImageTar {
         Entry e = new Entry(paxPath != null ? paxPath : name, mode & 0777, size, type);
         switch (type) {
           case 'x' -> {
-            paxPath = pax(new String(in.readNBytes((int) size), UTF_8)).get("path");
+            paxPath = pax(in.readNBytes((int) size)).get("path");
             e.skipPadding(in);
           }
           case 'g' -> e.skip(in);
@@ -364,14 +364,17 @@ public final class ImageTar {
       in.readNBytes((int) ((512 - size % 512) % 512));
     }
 
-    /** pax records: {@code "<length> <key>=<value>\n"}. */
-    private static Map<String, String> pax(String records) {
+    /** pax records: {@code "<length> <key>=<value>\n"}, the length in bytes. */
+    private static Map<String, String> pax(byte[] records) {
       Map<String, String> out = new TreeMap<>();
       int at = 0;
-      while (at < records.length()) {
-        int space = records.indexOf(' ', at);
-        int length = Integer.parseInt(records.substring(at, space));
-        String record = records.substring(space + 1, at + length - 1);
+      while (at < records.length) {
+        int space = at;
+        while (records[space] != ' ') {
+          space++;
+        }
+        int length = Integer.parseInt(new String(records, at, space - at, UTF_8));
+        String record = new String(records, space + 1, at + length - space - 2, UTF_8);
         int eq = record.indexOf('=');
         out.put(record.substring(0, eq), record.substring(eq + 1));
         at += length;
