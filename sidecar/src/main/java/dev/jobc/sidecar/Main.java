@@ -1,6 +1,9 @@
 package dev.jobc.sidecar;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -52,12 +55,21 @@ public final class Main implements Runnable {
     }
   }
 
-  /** The version of the jar (from its manifest). */
+  /**
+   * The version Maven filtered into {@code version.properties}: the image runs the classes, not a
+   * jar, so there is no manifest to read it from.
+   */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
-      String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"jobc-sidecar " + (v == null ? "(development)" : v)};
+    public String[] getVersion() throws IOException {
+      Properties properties = new Properties();
+      try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+        if (in == null) {
+          throw new IllegalStateException("version.properties is missing");
+        }
+        properties.load(in);
+      }
+      return new String[] {"jobc-sidecar " + properties.getProperty("version")};
     }
   }
 }

@@ -1,7 +1,6 @@
 package dev.jobc.sidecar;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.jobc.cli.ImageTar;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -28,13 +27,14 @@ import java.util.stream.Stream;
  * machine, the way kubelet would run them:
  *
  * <ul>
- *   <li>the command is the image's entrypoint, read from {@code deploy/sidecar/Dockerfile}, with
- *       {@code java} the JDK running the tests and the jar the image copies the one just built;
+ *   <li>the command is the entrypoint of the image the build just made (Jib's tar, on {@code
+ *       scratch}), its layers extracted and its paths mapped there, with {@code java} the JDK
+ *       running the tests (see {@link ImageTar#hostCommand});
  *   <li>the arguments are the container's {@code args};
- *   <li>the environment is the container's {@code env} alone, downward-API fields resolved from
- *       this pod, plus {@code KUBECONFIG} pointing at the stand-in API (a pod would have a service
- *       account there) and a private {@code HOME}, so nothing of this machine's Kubernetes
- *       configuration leaks in;
+ *   <li>the environment is the image's {@code Env} and then the container's {@code env},
+ *       downward-API fields resolved from this pod, plus {@code KUBECONFIG} pointing at the
+ *       stand-in API (a pod would have a service account there), a private {@code HOME}, so nothing
+ *       of this machine's Kubernetes configuration leaks in, and a {@code PATH} with this JDK;
  *   <li>every volume is a directory: a ConfigMap volume filled from the rendered ConfigMap with the
  *       rendered modes, an {@code emptyDir} empty. A test cannot mount over {@code /etc}, so paths
  *       under a container's mount points, in arguments and probes, are rewritten to the directory
@@ -42,21 +42,21 @@ import java.util.stream.Stream;
  * </ul>
  */
 final class KubeletStandIn {
-  private final Path repository;
+  private final ImageTar image;
   private final Path dir;
   private final Pod pod;
   private final Map<String, ConfigMap> configMaps = new HashMap<>();
   private final Path kubeconfig;
 
   /**
-   * @param repository the repository root (the Dockerfile and the built jar are under it)
+   * @param image the jobc-sidecar image, opened
    * @param dir this pod's own scratch directory
    * @param pod the pod as the API would hold it: name, namespace, spec and {@code status.podIP}
    * @param apiUrl where the API stand-in listens
    */
-  KubeletStandIn(Path repository, Path dir, Pod pod, List<ConfigMap> configMaps, String apiUrl)
+  KubeletStandIn(ImageTar image, Path dir, Pod pod, List<ConfigMap> configMaps, String apiUrl)
       throws IOException {
-    this.repository = repository;
+    this.image = image;
     this.dir = dir;
     this.pod = pod;
     configMaps.forEach(c -> this.configMaps.put(c.getMetadata().getName(), c));
@@ -97,7 +97,10 @@ final class KubeletStandIn {
   /** Starts the container; its standard output and error go to {@code log}. */
   Process start(String container, Path log) throws IOException {
     Container c = container(container);
-    List<String> command = new ArrayList<>(entrypoint());
+    if (c.getCommand() != null && !c.getCommand().isEmpty()) {
+      throw new IllegalArgumentException(container + " replaces the image's entrypoint");
+    }
+    List<String> command = image.hostCommand(image.entrypoint(), dir.resolve("image"));
     for (String arg : c.getArgs()) {
       command.add(rewrite(c, arg));
     }
@@ -105,7 +108,8 @@ final class KubeletStandIn {
     pb.redirectOutput(log.toFile());
     Map<String, String> env = pb.environment();
     env.clear();
-    env.put("PATH", System.getenv("PATH"));
+    env.putAll(image.env());
+    env.put("PATH", ImageTar.hostPath());
     env.put("HOME", dir.resolve("home").toString());
     env.put("KUBECONFIG", kubeconfig.toString());
     env.putAll(environment(c));
@@ -158,39 +162,6 @@ final class KubeletStandIn {
         .filter(c -> c.getName().equals(name))
         .findFirst()
         .orElseThrow(() -> new IllegalArgumentException("no container " + name));
-  }
-
-  /**
-   * The image's {@code ENTRYPOINT}, with {@code java} and the jar the image copies replaced by this
-   * JDK's {@code java} and the jar built in this repository.
-   */
-  private List<String> entrypoint() throws IOException {
-    Map<String, String> copies = new HashMap<>();
-    List<String> entrypoint = null;
-    for (String line : Files.readAllLines(repository.resolve("deploy/sidecar/Dockerfile"))) {
-      String[] words = line.trim().split("\\s+");
-      if (words[0].equals("COPY") && words.length == 3) {
-        copies.put(words[2], repository.resolve(words[1]).toString());
-      } else if (words[0].equals("ENTRYPOINT")) {
-        entrypoint =
-            new ObjectMapper()
-                .readValue(
-                    line.trim().substring("ENTRYPOINT".length()),
-                    new TypeReference<List<String>>() {});
-      }
-    }
-    if (entrypoint == null) {
-      throw new IllegalStateException("no ENTRYPOINT in deploy/sidecar/Dockerfile");
-    }
-    List<String> out = new ArrayList<>();
-    for (String word : entrypoint) {
-      if (word.equals("java")) {
-        out.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      } else {
-        out.add(copies.getOrDefault(word, word));
-      }
-    }
-    return out;
   }
 
   /** {@code value} with a leading mount path of {@code c} replaced by the volume's directory. */

@@ -3,6 +3,7 @@ package dev.jobc.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobc.ManifestCompiler;
+import dev.jobc.cli.ImageTar;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
 import dev.jobc.model.CompileResult;
@@ -11,6 +12,7 @@ import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -21,6 +23,7 @@ import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
@@ -39,6 +42,7 @@ import java.util.stream.IntStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,14 +50,30 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The shaded {@code target/jobc-sidecar.jar} run as users run it: its own process, started as the
- * image's entrypoint with exactly the arguments, environment and JVM options ({@code
- * JAVA_TOOL_OPTIONS}) jobc renders for a job (see {@link KubeletStandIn}), against fabric8's mock
- * API ({@link ApiStandIn}). Before jobc-conventions, the jar's class-by-class include list left out
- * {@code MpiLabels$Style}, and {@code run} died at start with {@code NoClassDefFoundError}.
+ * The {@code jobc-sidecar} image run as rendered pods run it: the image the build just made (Jib's
+ * tar, on {@code scratch}; pom.xml), its entrypoint as its own process with exactly the arguments,
+ * environment and JVM options ({@code JAVA_TOOL_OPTIONS}) jobc renders for a job (see {@link
+ * KubeletStandIn}), against fabric8's mock API ({@link ApiStandIn}). Before jobc-conventions, the
+ * shaded jar's class-by-class include list left out {@code MpiLabels$Style}, and {@code run} died
+ * at start with {@code NoClassDefFoundError}.
  */
-class SidecarJarIT {
+class SidecarImageIT {
   static final Path REPOSITORY = Path.of(System.getProperty("jobc.root", ".."));
+  static final String VERSION = System.getProperty("jobc.version");
+  static final String CLASS_PATH_FILE = "/app/jib-classpath-file";
+
+  /** The libraries of the compiler, or picocli's own jar: neither belongs in the sidecar. */
+  static final List<String> COMPILER_LIBRARIES =
+      List.of(
+          "freemarker/",
+          "com/networknt/",
+          "com/ethlo/",
+          "META-INF/maven/dev.jobc/jobc-compiler/",
+          "META-INF/maven/dev.jobc/jobc-schemas/",
+          "META-INF/maven/dev.jobc/jobc-templates/",
+          "META-INF/maven/info.picocli/");
+
+  static ImageTar image;
 
   /** Generous: the first start loads the JVM and fabric8 on a loaded 2-core machine. */
   static final Duration DEADLINE = Duration.ofMinutes(2);
@@ -64,6 +84,13 @@ class SidecarJarIT {
   ApiStandIn api;
   final List<Process> processes = new ArrayList<>();
   final List<Path> logs = new ArrayList<>();
+
+  @BeforeAll
+  static void openImage() throws IOException {
+    String tar = System.getProperty("jobc.image.tar");
+    assertThat(tar).as("system property jobc.image.tar (run through Maven)").isNotNull();
+    image = ImageTar.open(Path.of(tar), Files.createTempDirectory("jobc-sidecar-image-"));
+  }
 
   @BeforeEach
   void startApi() {
@@ -125,8 +152,7 @@ class SidecarJarIT {
     }
 
     KubeletStandIn kubelet =
-        new KubeletStandIn(
-            REPOSITORY, dir.resolve("launcher"), launcher, List.of(config), api.url());
+        new KubeletStandIn(image, dir.resolve("launcher"), launcher, List.of(config), api.url());
     String launcherContainer = launcher.getSpec().getContainers().get(0).getName();
     Map<String, String> launcherEnv = kubelet.environment(kubelet.container(launcherContainer));
     // What the launcher's container reads, through its own mounts.
@@ -264,11 +290,10 @@ class SidecarJarIT {
     create(launcher);
     create(partitioner);
     KubeletStandIn launcherKubelet =
-        new KubeletStandIn(
-            REPOSITORY, dir.resolve("launcher"), launcher, List.of(config), api.url());
+        new KubeletStandIn(image, dir.resolve("launcher"), launcher, List.of(config), api.url());
     KubeletStandIn partitionerKubelet =
         new KubeletStandIn(
-            REPOSITORY, dir.resolve("partitioner"), partitioner, List.of(config), api.url());
+            image, dir.resolve("partitioner"), partitioner, List.of(config), api.url());
     List<String> waits = sidecarInits(launcher);
     assertThat(waits).containsExactly(DglNaming.PARTITIONER_WATCHER, DglNaming.WORKER_WATCHER);
     assertThat(sidecarInits(partitioner)).containsExactly(DglNaming.LAUNCHER_WAIT);
@@ -396,28 +421,72 @@ class SidecarJarIT {
             });
   }
 
-  /** The jar carries the sidecar and the conventions it shares, nothing of the compiler. */
+  /**
+   * The image as the rendered containers expect it: their user, their writable {@code /tmp}, an
+   * entrypoint that takes the subcommand from {@code args} and JVM options from {@code
+   * JAVA_TOOL_OPTIONS} alone, and the name and tag that {@code --sidecar-image} defaults to.
+   */
   @Test
-  void theJarCarriesNoCompilerClassOrLibrary() throws IOException {
+  void theImageIsTheOneRenderedPodsPull() throws Exception {
+    List<HasMetadata> objects = render(Files.readString(REPOSITORY.resolve("examples/pi.yaml")));
+    PodTemplateSpec launcher = find(objects, Job.class).getSpec().getTemplate();
+    Container sidecar =
+        launcher.getSpec().getInitContainers().stream()
+            .filter(c -> c.getName().equals(Naming.SIDECAR))
+            .findFirst()
+            .orElseThrow();
+    // The default image is the release of this version; the build tags it with the version.
+    assertThat(sidecar.getImage())
+        .isEqualTo(OptionTable.SIDECAR_IMAGE.defaultValue())
+        .isEqualTo("ghcr.io/jobc-dev/jobc-sidecar:" + VERSION.replaceFirst("-SNAPSHOT$", ""));
+    assertThat(image.repoTags()).containsExactly("ghcr.io/jobc-dev/jobc-sidecar:" + VERSION);
+    SecurityContext security = sidecar.getSecurityContext();
+    assertThat(image.user())
+        .isEqualTo(security.getRunAsUser() + ":" + security.getRunAsGroup())
+        .doesNotStartWith("0");
+    assertThat(sidecar.getCommand()).as("the image's entrypoint runs").isEmpty();
+    assertThat(image.entrypoint())
+        .containsExactly("java", "-cp", "@" + CLASS_PATH_FILE, "dev.jobc.sidecar.Main");
+    assertThat(image.cmd()).isEmpty();
+    // The only writable place of the read-only root: the rendered emptyDir at /tmp.
+    assertThat(security.getReadOnlyRootFilesystem()).isTrue();
+    assertThat(sidecar.getVolumeMounts())
+        .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo(image.workingDir()));
+    assertThat(image.workingDir()).isEqualTo("/tmp");
+    assertThat(image.env()).containsEntry("HOME", "/tmp");
+    assertThat(image.classPath(CLASS_PATH_FILE))
+        .contains("/app/classes", "/app/resources")
+        .allSatisfy(e -> assertThat(image.modes()).containsKey(e));
+
+    // The entrypoint followed by args, as kubelet runs a container that has no command.
+    List<String> command = new ArrayList<>(image.hostCommand(image.entrypoint(), dir.resolve("i")));
+    command.add("--version");
+    Path log = dir.resolve("version.log");
+    Process version =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    version.getOutputStream().close();
+    assertThat(version.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(version.exitValue()).isZero();
+    assertThat(Files.readString(log)).isEqualTo("jobc-sidecar " + VERSION + "\n");
+  }
+
+  /** The image's class path, and the shaded jar (the benchmark's), hold nothing of the compiler. */
+  @Test
+  void noCompilerClassOrLibrary() throws IOException {
+    List<String> inImage = image.classPathEntries(CLASS_PATH_FILE);
+    List<String> inJar;
     try (ZipFile jar =
         new ZipFile(REPOSITORY.resolve("sidecar/target/jobc-sidecar.jar").toFile())) {
-      List<String> names = jar.stream().map(ZipEntry::getName).toList();
+      inJar = jar.stream().map(ZipEntry::getName).toList();
+    }
+    for (List<String> names : List.of(inImage, inJar)) {
       // Only the jobc classes, so that a failure lists a few dozen entries, not the whole jar.
       assertThat(names.stream().filter(n -> n.startsWith("dev/jobc/") && n.endsWith(".class")))
-          .as("jobc classes in the jar")
+          .as("jobc classes")
           .contains("dev/jobc/sidecar/Main.class", "dev/jobc/conventions/MpiLabels$Style.class")
           .allMatch(
               n -> n.startsWith("dev/jobc/sidecar/") || n.startsWith("dev/jobc/conventions/"));
-      List<String> compilerLibraries =
-          List.of(
-              "freemarker/",
-              "com/networknt/",
-              "com/ethlo/",
-              "META-INF/maven/dev.jobc/jobc-compiler/",
-              "META-INF/maven/dev.jobc/jobc-schemas/",
-              "META-INF/maven/dev.jobc/jobc-templates/",
-              "META-INF/maven/info.picocli/");
-      assertThat(names.stream().filter(n -> compilerLibraries.stream().anyMatch(n::startsWith)))
+      assertThat(names.stream().filter(n -> COMPILER_LIBRARIES.stream().anyMatch(n::startsWith)))
           .as("the compiler's libraries, or picocli's own jar")
           .isEmpty();
     }
