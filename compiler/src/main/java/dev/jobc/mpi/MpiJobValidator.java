@@ -53,6 +53,7 @@ public final class MpiJobValidator {
     validateReplicaSpecs(job, out);
     validateTransport(job, out);
     warnAboutSshd(job, out);
+    KubexecSessions.validate(job, out);
     GangValidator.validate(job, out);
     return out;
   }
