@@ -93,14 +93,23 @@ final class KubexecSessions {
     }
     long sessions = sessions(implementation, workers);
     String held =
-        implementation == MpiImplementation.OPEN_MPI
-            ? "Open MPI starts its daemons through up to "
-                + sessions
-                + " kubectl exec sessions at once"
-            : implementation.specName()
-                + " keeps one kubectl exec session per worker open for the whole run ("
-                + sessions
-                + ")";
+        switch (implementation) {
+          case OPEN_MPI ->
+              "Open MPI holds up to "
+                  + sessions
+                  + " kubectl exec sessions at once while its"
+                  + " daemons start";
+          case INTEL ->
+              "Intel MPI holds "
+                  + sessions
+                  + " kubectl exec sessions, one per worker,"
+                  + " for the whole run";
+          case MPICH ->
+              "MPICH holds "
+                  + sessions
+                  + " kubectl exec sessions, one per worker, for"
+                  + " the whole run";
+        };
     out.add(
         Finding.warning(
             job.paths()
