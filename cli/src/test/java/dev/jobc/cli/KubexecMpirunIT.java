@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,7 +27,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * machine in a fresh environment (a pod does not inherit the launcher's) with its own {@code
  * TMPDIR} and {@code JOBC_TEST_POD=POD}, the marker that says "inside pod POD". Called with that
  * marker set, i.e. from a process it started, it fails. Every worker's rank prints the marker, so
- * the test sees that each pod ran exactly its rank.
+ * the test sees that each pod ran exactly its rank (and, with {@code runLauncherAsWorker}, that the
+ * launcher's own rank ran outside every pod).
  */
 class KubexecMpirunIT {
   private static final int WORKERS = 70;
@@ -36,16 +36,18 @@ class KubexecMpirunIT {
 
   @TempDir Path tmp;
 
-  @ParameterizedTest(name = "{0} {1} with {2}")
+  @ParameterizedTest(name = "{0} {1} with {2}, launcher as worker: {3}")
   @CsvSource({
-    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi",
-    "kubeflow.org/v1, OpenMPI, mpirun.openmpi",
-    "kubeflow.org/v2beta1, MPICH, mpirun.mpich"
+    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi, false",
+    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi, true",
+    "kubeflow.org/v1, OpenMPI, mpirun.openmpi, false",
+    "kubeflow.org/v2beta1, MPICH, mpirun.mpich, false"
   })
   void everyWorkerRunsItsRankWithoutExecFromAWorker(
-      String apiVersion, String implementation, String mpirun) throws IOException {
+      String apiVersion, String implementation, String mpirun, boolean launcherAsWorker)
+      throws IOException {
     ExternalCommand.require(mpirun);
-    Files.writeString(tmp.resolve("job.yaml"), job(apiVersion, implementation));
+    Files.writeString(tmp.resolve("job.yaml"), job(apiVersion, implementation, launcherAsWorker));
     ExternalCommand render =
         ExternalCommand.run(
             tmp,
@@ -109,15 +111,23 @@ class KubexecMpirunIT {
         .as("kubectl was run inside a worker pod:\n%s", run)
         .doesNotExist();
     assertThat(run.exitCode()).as(run.toString()).isZero();
-    TreeSet<String> ranAt = new TreeSet<>();
-    run.out().lines().filter(l -> l.startsWith("rank in ")).forEach(l -> ranAt.add(l.substring(8)));
-    assertThat(run.out().lines().filter(l -> l.startsWith("rank in "))).hasSize(WORKERS);
-    assertThat(ranAt)
-        .containsExactlyInAnyOrderElementsOf(
-            IntStream.range(0, WORKERS).mapToObj(i -> "big-worker-" + i).toList());
+    // The launcher's own rank runs outside every pod: kubexec.sh starts it locally.
+    List<String> ranAt =
+        run.out()
+            .lines()
+            .filter(l -> l.startsWith("rank in"))
+            .map(l -> l.substring("rank in".length()).strip())
+            .map(pod -> pod.isEmpty() ? "the launcher" : pod)
+            .toList();
+    List<String> expected =
+        new ArrayList<>(IntStream.range(0, WORKERS).mapToObj(i -> "big-worker-" + i).toList());
+    if (launcherAsWorker) {
+      expected.add("the launcher");
+    }
+    assertThat(ranAt).containsExactlyInAnyOrderElementsOf(expected);
   }
 
-  private static String job(String apiVersion, String implementation) {
+  private static String job(String apiVersion, String implementation, boolean launcherAsWorker) {
     String launcher =
         """
               template:
@@ -127,7 +137,7 @@ class KubexecMpirunIT {
                     image: mpi
                     command: [mpirun, -np, "%d", sh, -c, 'echo "rank in $%s"']
         """
-            .formatted(WORKERS, MARKER);
+            .formatted(WORKERS + (launcherAsWorker ? 1 : 0), MARKER);
     String worker =
         """
               replicas: %d
@@ -139,7 +149,8 @@ class KubexecMpirunIT {
         """
             .formatted(WORKERS);
     String spec =
-        apiVersion.endsWith("v2beta1") ? "  mpiImplementation: " + implementation + "\n" : "";
+        (apiVersion.endsWith("v2beta1") ? "  mpiImplementation: " + implementation + "\n" : "")
+            + (launcherAsWorker ? "  runLauncherAsWorker: true\n" : "");
     return """
         apiVersion: %s
         kind: MPIJob
