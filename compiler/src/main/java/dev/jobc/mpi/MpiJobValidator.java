@@ -57,6 +57,7 @@ public final class MpiJobValidator {
     validateKueue(job, out);
     warnAboutSshd(job, out);
     warnAboutTtl(job, out);
+    KubexecSessions.validate(job, out);
     GangValidator.validate(job, out);
     return out;
   }

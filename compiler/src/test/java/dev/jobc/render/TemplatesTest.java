@@ -84,6 +84,19 @@ class TemplatesTest {
   }
 
   @Test
+  void goRuntimeSettingsReachKubectlButNotTheLaunchersOwnRanks() {
+    String script =
+        templates.render(
+            "mpijob/kubexec.sh.ftl",
+            Map.of("kubectl", "/opt/kube/kubectl", "launcher", "pi-launcher"));
+    int local = script.indexOf("exec /bin/sh -c \"$*\"");
+    int go = script.indexOf("export GOMAXPROCS=1 GOGC=25\n");
+    int kubectl = script.indexOf("exec /opt/kube/kubectl exec");
+    assertThat(local).isPositive();
+    assertThat(go).isGreaterThan(local).isLessThan(kubectl);
+  }
+
+  @Test
   void aMissingVariableIsAnErrorNotAnEmptyString() {
     assertThatThrownBy(
             () ->

@@ -40,6 +40,12 @@ public enum MpiImplementation {
   /** A name/value pair of the launcher environment; a null value renders as no value. */
   public record Env(String name, String value) {}
 
+  /** Open MPI 4's switch that makes {@code mpirun} start every daemon itself. */
+  private static final String NO_TREE_SPAWN = "OMPI_MCA_plm_rsh_no_tree_spawn";
+
+  /** The same switch under PRRTE's name (Open MPI 5). */
+  private static final String PRTE_NO_TREE_SPAWN = "PRTE_MCA_plm_ssh_no_tree_spawn";
+
   /** ssh's retry option, as mpi-operator v2beta1 passes it. */
   static final String SSH_ARGS = "-o ConnectionAttempts=10";
 
@@ -47,8 +53,14 @@ public enum MpiImplementation {
    * Launcher environment for the kubexec transport. Open MPI gets mpi-operator v2beta1's variables
    * with {@code kubexec.sh} as the rsh agent instead of ssh's options, and the same settings again
    * under PRRTE's names: Open MPI 5 ignores every {@code OMPI_MCA_orte_*} variable and would
-   * silently run all ranks on the launcher (mpi-operator issue #842). Intel MPI and MPICH use their
-   * bootstrap executables, as mpi-operator v1alpha2 did.
+   * silently run all ranks on the launcher (mpi-operator issue #842). Both get tree spawn turned
+   * off ({@code plm_rsh_no_tree_spawn}, Open MPI v4.1 {@code orte/mca/plm/rsh}; {@code
+   * plm_ssh_no_tree_spawn}, PRRTE v3.0 {@code src/mca/plm/ssh}): past the routing radix (64
+   * daemons) a daemon would start the next ones through {@code kubexec.sh} from inside its worker
+   * pod, which has neither kubectl nor the right to exec, so the launcher starts every daemon. (The
+   * daemons then daemonize and their {@code kubectl exec} ends.) mpi-operator, whose v1 kubexec
+   * kept tree spawn, fails there. Intel MPI and MPICH use their bootstrap executables, as
+   * mpi-operator v1alpha2 did.
    *
    * @param fqdn whether host names are FQDNs that must not be shortened (v2beta1)
    */
@@ -63,13 +75,16 @@ public enum MpiImplementation {
           out.add(new Env("OMPI_MCA_orte_default_hostfile", hostfile));
           out.add(new Env("OMPI_MCA_plm_rsh_agent", kubexec));
           out.add(new Env("OMPI_MCA_orte_set_default_slots", Integer.toString(slots)));
+          out.add(new Env(NO_TREE_SPAWN, "true"));
           out.add(new Env("PRTE_MCA_prte_keep_fqdn_hostnames", "true"));
         } else {
           out.add(new Env("OMPI_MCA_plm_rsh_agent", kubexec));
           out.add(new Env("OMPI_MCA_orte_default_hostfile", hostfile));
+          out.add(new Env(NO_TREE_SPAWN, "true"));
         }
         out.add(new Env("PRTE_MCA_prte_default_hostfile", hostfile));
         out.add(new Env("PRTE_MCA_plm_ssh_agent", kubexec));
+        out.add(new Env(PRTE_NO_TREE_SPAWN, "true"));
       }
       case INTEL -> {
         if (fqdn) {
