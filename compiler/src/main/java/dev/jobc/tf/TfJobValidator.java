@@ -70,16 +70,18 @@ public final class TfJobValidator {
       validateReplica(job, type, replica, at, out);
       if (type.chiefOrMaster()) {
         chiefOrMaster++;
-        if (replica.count() > 1) {
+        if (replica.count() != 1 && replica.count() >= 0) {
+          // Two are no valid TensorFlow cluster; with none, UpdateJobStatus finds the job
+          // complete at once (0 expected, 0 succeeded).
           out.add(
               error(
                   Code.INVALID,
                   at.child("replicas"),
                   "Invalid value: "
                       + replica.count()
-                      + ": must be 1: TensorFlow's cluster has at most one "
+                      + ": must be 1: the "
                       + type.lower()
-                      + " task"));
+                      + " is one task of TensorFlow's cluster, and its outcome is the job's"));
         }
       }
     }
@@ -216,6 +218,10 @@ public final class TfJobValidator {
     boolean tensorflow = false;
     for (int i = 0; i < containers.size(); i++) {
       Container c = containers.get(i);
+      if (c == null) {
+        out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
+        continue;
+      }
       if (c.getImage() == null || c.getImage().isEmpty()) {
         out.add(
             error(
@@ -291,8 +297,9 @@ public final class TfJobValidator {
                   + " pods: the gang can never be complete and every pod stays Pending"));
     }
     for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
-      PodSpec pod = e.getValue().spec().template().getSpec();
-      String given = pod.getSchedulerName();
+      var template = e.getValue().spec().template();
+      PodSpec pod = template == null ? null : template.getSpec();
+      String given = pod == null ? null : pod.getSchedulerName();
       String name = GangScheduling.schedulerName(scheduler);
       if (given != null && !given.isEmpty() && !given.equals(name)) {
         // training-operator keeps it, with the warning event below.
