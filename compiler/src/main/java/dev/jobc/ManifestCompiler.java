@@ -24,6 +24,7 @@ import dev.jobc.render.Ordering;
 import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
 import dev.jobc.schema.SchemaValidator;
+import dev.jobc.tf.TfJobKind;
 import dev.jobc.validate.ObjectIdentity;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
@@ -60,7 +61,7 @@ public final class ManifestCompiler {
     this.schemas = SchemaValidator.load();
     this.writer = new YamlWriter();
     Templates templates = new Templates();
-    this.kinds = List.of(new MpiJobKind(templates), new DglJobKind(templates));
+    this.kinds = List.of(new MpiJobKind(templates), new DglJobKind(templates), new TfJobKind());
   }
 
   /**

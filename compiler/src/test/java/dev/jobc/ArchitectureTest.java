@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
  */
 class ArchitectureTest {
   /** Every kind's package; a new kind adds its own. */
-  private static final List<String> KINDS = List.of("dev.jobc.mpi..", "dev.jobc.dgl..");
+  private static final List<String> KINDS =
+      List.of("dev.jobc.mpi..", "dev.jobc.dgl..", "dev.jobc.tf..");
 
   private static final JavaClasses CLASSES =
       new ClassFileImporter()

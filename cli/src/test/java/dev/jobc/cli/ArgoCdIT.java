@@ -54,6 +54,31 @@ class ArgoCdIT {
     assertThat(run.err()).contains("rendered");
   }
 
+  /** The README's Application over a directory with a TFJob: discovered and rendered. */
+  @Test
+  void generateRendersATfJob() throws IOException {
+    JsonNode app = YamlStream.parse(ReadmeSnippets.get("argocd")).get(0);
+    Path appDir = tmp.resolve("tf");
+    Files.createDirectories(appDir);
+    Files.writeString(appDir.resolve("mnist.yaml"), ChannelInputs.tfJob());
+
+    JsonNode find = plugin().path("spec").path("discover").path("find");
+    List<String> discover = new ArrayList<>();
+    find.path("command").forEach(c -> discover.add(c.asText()));
+    find.path("args").forEach(c -> discover.add(c.asText()));
+    assertThat(ExternalCommand.run(appDir, Map.of(), "", discover).out().strip())
+        .isEqualTo("./mnist.yaml");
+
+    ExternalCommand run = generate(appDir, environment(app));
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(YamlStream.ids(run.out()))
+        .as(run.toString())
+        .containsAll(ChannelInputs.TFJOB_OBJECTS)
+        .doesNotContain("TFJob/mnist");
+    // The destination namespace and JOBC_CLUSTER_DOMAIN, in every replica's TF_CONFIG.
+    assertThat(run.out()).contains(ChannelInputs.TF_CONFIG_PS_HOST);
+  }
+
   @Test
   void pluginAnnouncesEveryOptionThroughItsDynamicCommand() throws Exception {
     JsonNode dynamic = plugin().path("spec").path("parameters").path("dynamic");

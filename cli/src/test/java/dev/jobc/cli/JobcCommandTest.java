@@ -118,7 +118,18 @@ class JobcCommandTest {
             "jobc: error: no schema for example.com/v1 Widget: not a kind jobc accepts as input;"
                 + " it accepts kubeflow.org/v1alpha1 MPIJob, kubeflow.org/v1alpha2 MPIJob,"
                 + " kubeflow.org/v1 MPIJob, kubeflow.org/v2beta1 MPIJob, qihoo.net/v1alpha1"
-                + " DGLJob\n");
+                + " DGLJob, kubeflow.org/v1 TFJob\n");
+  }
+
+  @Test
+  void schemaOfTfJob() {
+    Run run = Run.in(dir, "schema", "kubeflow.org/v1", "TFJob");
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out())
+        .startsWith("{")
+        .contains("\"const\": \"TFJob\"")
+        .contains("https://jobc.dev/schemas/tfjob.kubeflow.org-v1.schema.json");
   }
 
   @Test

@@ -65,6 +65,26 @@ class KrmIT {
     assertThat(run.out()).contains("pi-kpt-worker-0.pi-kpt.training.svc.cluster.local");
   }
 
+  /** A TFJob next to the MPIJob: rendered too, with the function's namespace in TF_CONFIG. */
+  @Test
+  void kptFnRenderRendersATfJob() throws IOException {
+    Path pkg = copyOfPackage();
+    Files.writeString(pkg.resolve("mnist.yaml"), ChannelInputs.tfJob());
+    ExternalCommand run =
+        ExternalCommand.run(
+            ExternalCommand.root(),
+            Map.of(),
+            "",
+            List.of("kpt", "fn", "render", pkg.toString(), "--allow-exec", "-o", "unwrap"));
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(YamlStream.ids(run.out()))
+        .as(run.toString())
+        .containsAll(PI_KPT)
+        .containsAll(ChannelInputs.TFJOB_OBJECTS)
+        .doesNotContain("TFJob/mnist");
+    assertThat(run.out()).contains(ChannelInputs.TF_CONFIG_PS_HOST);
+  }
+
   @Test
   void anInvalidJobFailsKptFnEval() throws IOException {
     Path pkg = brokenPackage();
@@ -165,15 +185,20 @@ class KrmIT {
 
   /** A copy of examples/kpt whose job has a misspelled field. */
   private Path brokenPackage() throws IOException {
+    Path pkg = copyOfPackage();
+    Files.writeString(
+        pkg.resolve("pi.yaml"),
+        Files.readString(pkg.resolve("pi.yaml")).replace("slotsPerWorker", "slotPerWorker"));
+    return pkg;
+  }
+
+  private Path copyOfPackage() throws IOException {
     Path src = ExternalCommand.root().resolve("examples/kpt");
     Path pkg = tmp.resolve("pkg");
     Files.createDirectories(pkg);
     for (String f : List.of("Kptfile", "pi.yaml", "quota.yaml")) {
       Files.copy(src.resolve(f), pkg.resolve(f));
     }
-    Files.writeString(
-        pkg.resolve("pi.yaml"),
-        Files.readString(pkg.resolve("pi.yaml")).replace("slotsPerWorker", "slotPerWorker"));
     return pkg;
   }
 }

@@ -50,6 +50,11 @@ class PreCommitIT {
     Files.writeString(repo.resolve(".pre-commit-config.yaml"), config);
     String pi = Files.readString(ExternalCommand.root().resolve("examples/pi.yaml"));
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi);
+    // A TFJob next to it (no channel option gives a namespace here: the job names its own).
+    Files.writeString(
+        repo.resolve("jobs/mnist.yaml"),
+        ChannelInputs.tfJob()
+            .replace("  name: \"mnist\"\n", "  name: mnist\n  namespace: training\n"));
     git(repo, "init", "-q");
     git(repo, "add", "-A");
     git(repo, "commit", "-q", "-m", "jobs");
@@ -59,7 +64,10 @@ class PreCommitIT {
     assertThat(first.exitCode()).as(first.toString()).isOne();
     assertThat(first.out())
         .contains("jobc: rendered/job-pi-launcher.yaml: added")
+        .contains("jobc: rendered/job-mnist-ps-0.yaml: added")
         .contains("jobc: error: rendered changed");
+    assertThat(Files.readString(repo.resolve("rendered/job-mnist-worker-1.yaml")))
+        .contains("\\\"task\\\":{\\\"type\\\":\\\"worker\\\",\\\"index\\\":1}");
     assertThat(Files.readString(repo.resolve("rendered/job-pi-launcher.yaml")))
         .startsWith("apiVersion: batch/v1\nkind: Job\n");
     git(repo, "add", "-A");

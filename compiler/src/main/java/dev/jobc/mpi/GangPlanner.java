@@ -1,10 +1,12 @@
 package dev.jobc.mpi;
 
+import dev.jobc.k8s.GangPlan;
+import dev.jobc.k8s.GangPlan.Flavor;
+import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.MinResources;
 import dev.jobc.k8s.QuantitySum;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.SchedulingPolicy;
-import dev.jobc.mpi.GangPlan.Flavor;
 import dev.jobc.options.OptionTable;
 import java.util.Optional;
 import java.util.SortedMap;
@@ -16,49 +18,15 @@ import java.util.TreeMap;
  * MinResources}). Pure.
  */
 public final class GangPlanner {
-  /** Per-job choice of gang scheduler; wins over {@code --gang-scheduler}, empty turns it off. */
-  public static final String SCHEDULER_ANNOTATION = "jobc.dev/gang-scheduler";
-
-  /** Volcano's queue annotation on the MPIJob (volcano {@code QueueNameAnnotationKey}). */
-  public static final String QUEUE_ANNOTATION = "scheduling.volcano.sh/queue-name";
-
-  /** Pod annotation naming the Volcano PodGroup (volcano {@code KubeGroupNameAnnotationKey}). */
-  public static final String VOLCANO_GROUP_ANNOTATION = "scheduling.k8s.io/group-name";
-
-  /** Pod label naming the scheduler-plugins PodGroup (scheduler-plugins {@code PodGroupLabel}). */
-  public static final String POD_GROUP_LABEL = "scheduling.x-k8s.io/pod-group";
-
-  public static final String VOLCANO = "volcano";
-  public static final String SCHEDULER_PLUGINS = "scheduler-plugins";
-
-  /**
-   * The scheduler name the scheduler-plugins Helm chart deploys as a second scheduler, and the
-   * value Kubeflow's documentation has mpi-operator users pass to {@code --gang-scheduling}.
-   */
-  public static final String SCHEDULER_PLUGINS_SCHEDULER = "scheduler-plugins-scheduler";
-
   private GangPlanner() {}
 
   /**
-   * The job's gang scheduler: the {@value #SCHEDULER_ANNOTATION} annotation when present (empty
+   * The job's gang scheduler: the {@code jobc.dev/gang-scheduler} annotation when present (empty
    * meaning none), else {@code --gang-scheduler}; {@code null} for none. The annotation is already
    * applied to the model's options.
    */
   public static String scheduler(MpiJobModel job) {
     return job.options().get(OptionTable.GANG_SCHEDULER);
-  }
-
-  /** mpi-operator v2: {@code volcano} is Volcano; any other name is scheduler-plugins. */
-  public static Flavor flavor(String scheduler) {
-    return VOLCANO.equals(scheduler) ? Flavor.VOLCANO : Flavor.SCHEDULER_PLUGINS;
-  }
-
-  /**
-   * The pods' {@code schedulerName}: {@code volcano}; {@value #SCHEDULER_PLUGINS_SCHEDULER} for the
-   * alias {@value #SCHEDULER_PLUGINS}; otherwise the name itself, as mpi-operator uses its flag.
-   */
-  public static String schedulerName(String scheduler) {
-    return SCHEDULER_PLUGINS.equals(scheduler) ? SCHEDULER_PLUGINS_SCHEDULER : scheduler;
   }
 
   /**
@@ -78,7 +46,7 @@ public final class GangPlanner {
     if (scheduler == null) {
       return Optional.empty();
     }
-    Flavor flavor = flavor(scheduler);
+    Flavor flavor = GangScheduling.flavor(scheduler);
     SchedulingPolicy policy = job.schedulingPolicy();
     int minMember = minMember(job);
 
@@ -102,7 +70,7 @@ public final class GangPlanner {
     if (flavor == Flavor.VOLCANO) {
       queue = nonEmpty(policy == null ? null : policy.queue());
       if (queue == null && job.metadata().getAnnotations() != null) {
-        queue = nonEmpty(job.metadata().getAnnotations().get(QUEUE_ANNOTATION));
+        queue = nonEmpty(job.metadata().getAnnotations().get(GangScheduling.QUEUE_ANNOTATION));
       }
       // mpi-operator calculatePriorityClassName: the policy's, else the launcher's, else the
       // workers'.
@@ -121,7 +89,7 @@ public final class GangPlanner {
     return Optional.of(
         new GangPlan(
             flavor,
-            schedulerName(scheduler),
+            GangScheduling.schedulerName(scheduler),
             minMember,
             queue,
             priorityClass,

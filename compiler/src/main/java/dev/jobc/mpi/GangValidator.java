@@ -7,9 +7,10 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.GangPlan.Flavor;
+import dev.jobc.k8s.GangScheduling;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.SchedulingPolicy;
-import dev.jobc.mpi.GangPlan.Flavor;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.util.List;
@@ -18,10 +19,10 @@ import java.util.Objects;
 
 /**
  * Checks {@code runPolicy.schedulingPolicy} against the job's gang scheduler (the {@value
- * GangPlanner#SCHEDULER_ANNOTATION} annotation's value is checked where annotations are applied).
- * Upstream validates none of it: a negative {@code minAvailable} or timeout reaches the scheduler,
- * and settings the chosen scheduler ignores are dropped silently. jobc rejects the impossible
- * values and warns about the ignored ones.
+ * GangScheduling#SCHEDULER_ANNOTATION} annotation's value is checked where annotations are
+ * applied). Upstream validates none of it: a negative {@code minAvailable} or timeout reaches the
+ * scheduler, and settings the chosen scheduler ignores are dropped silently. jobc rejects the
+ * impossible values and warns about the ignored ones.
  */
 final class GangValidator {
   private static final FieldPath POLICY = MpiPaths.RUN_POLICY.child("schedulingPolicy");
@@ -33,7 +34,7 @@ final class GangValidator {
         job.metadata() == null ? null : job.metadata().getAnnotations();
     // An invalid annotation value is reported where the jobc.dev annotations are applied.
     String annotated =
-        annotations == null ? null : annotations.get(GangPlanner.SCHEDULER_ANNOTATION);
+        annotations == null ? null : annotations.get(GangScheduling.SCHEDULER_ANNOTATION);
     SchedulingPolicy policy = job.schedulingPolicy();
     if (policy != null) {
       nonNegative(POLICY.child("minAvailable"), policy.minAvailable(), out);
@@ -50,16 +51,16 @@ final class GangValidator {
                 POLICY,
                 annotated != null && annotated.isEmpty()
                     ? "ignored: the empty "
-                        + GangPlanner.SCHEDULER_ANNOTATION
+                        + GangScheduling.SCHEDULER_ANNOTATION
                         + " annotation turns gang scheduling off for this job"
                     : "ignored: no gang scheduler is set; pass --gang-scheduler volcano,"
                         + " scheduler-plugins or a scheduler name, or annotate the job with "
-                        + GangPlanner.SCHEDULER_ANNOTATION));
+                        + GangScheduling.SCHEDULER_ANNOTATION));
       }
       return;
     }
-    Flavor flavor = GangPlanner.flavor(scheduler);
-    String schedulerName = GangPlanner.schedulerName(scheduler);
+    Flavor flavor = GangScheduling.flavor(scheduler);
+    String schedulerName = GangScheduling.schedulerName(scheduler);
     warnAboutSchedulerName(job, MpiJob.LAUNCHER, job.launcher(), schedulerName, out);
     warnAboutSchedulerName(job, MpiJob.WORKER, job.worker(), schedulerName, out);
     if (policy == null) {

@@ -4,6 +4,7 @@ import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiImplementation.Env;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import dev.jobc.options.OptionTable;

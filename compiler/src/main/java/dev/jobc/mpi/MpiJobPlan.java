@@ -4,6 +4,7 @@ import dev.jobc.bind.ObjectTrees.Snapshot;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiImplementation;
 import dev.jobc.conventions.MpiImplementation.Env;
+import dev.jobc.k8s.GangPlan;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.Transport;

@@ -3,57 +3,25 @@ package dev.jobc.mpi;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.PodTemplates;
-import dev.jobc.k8s.RestrictedSecurityContext;
+import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
-import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Containers running the {@code jobc-sidecar} image: the image's entrypoint runs the jar, so a
- * container only carries the subcommand and its options in {@code args}. Every such container gets
- * the pod's name, namespace and IP from the downward API, the JVM options below, small resources
- * (requests equal to limits) and the Pod Security Standards' restricted settings ({@link
- * RestrictedSecurityContext}).
+ * The {@code jobc-sidecar} containers of an MPIJob's launcher (built on {@link
+ * SidecarContainer#base}).
  */
 public final class SidecarContainers {
   /** The launcher pod's main container waits for the sidecar's startup probe (workers Ready). */
   public static final String RUN = "run";
 
   public static final String WAIT = "wait";
-
-  /**
-   * JVM options for a small watcher: serial GC, C1 only, a 16 MiB heap that gives memory back after
-   * a collection, bounded metaspace and code cache, no perf-data file (the root file system is
-   * read-only). The resident size they give is measured in bench/README.md.
-   */
-  public static final String JAVA_TOOL_OPTIONS =
-      "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k -Xms4m -Xmx16m"
-          + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=48m"
-          + " -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:-UsePerfData"
-          + " -XX:+ExitOnOutOfMemoryError";
-
-  /** Non-root user of the image (distroless' {@code nonroot}). */
-  public static final long USER = RestrictedSecurityContext.USER;
-
-  /**
-   * Requests equal to limits, so that a launcher whose own containers are Guaranteed stays
-   * Guaranteed (Kubernetes' QoS class counts init and sidecar containers too). 128 MiB holds the
-   * measured resident size (about 93 MiB, bench/README.md). The CPU is now reserved, not only
-   * capped: 250m, half the former 500m limit, leaves the JVM's start a quarter core (start time
-   * under this quota is not measured).
-   */
-  static final Map<String, Quantity> RESOURCES =
-      Map.of("cpu", new Quantity("250m"), "memory", new Quantity("128Mi"));
 
   /** How often and how long the startup probe checks the ready marker: 2 s, up to one hour. */
   static final int PROBE_PERIOD_SECONDS = 2;
@@ -122,7 +90,8 @@ public final class SidecarContainers {
               .withReadOnly(true)
               .build());
     }
-    return base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args)
+    return SidecarContainer.base(
+            plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args)
         .withRestartPolicy("Always")
         .withNewStartupProbe()
         .withNewExec()
@@ -198,23 +167,6 @@ public final class SidecarContainers {
       backoff = 0;
     }
     return "Never".equals(plan.job().launcher().restartPolicy()) && backoff != null && backoff == 0;
-  }
-
-  /** A sidecar container with the shared settings; callers add probes, mounts, restart policy. */
-  public static ContainerBuilder base(String image, String name, List<String> args) {
-    return new ContainerBuilder()
-        .withName(name)
-        .withImage(image)
-        .withImagePullPolicy("IfNotPresent")
-        .withArgs(args)
-        .withEnv(
-            PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
-            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
-            PodTemplates.fieldEnv("POD_IP", "status.podIP"),
-            new EnvVar("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS, null))
-        .withResources(
-            new ResourceRequirementsBuilder().withRequests(RESOURCES).withLimits(RESOURCES).build())
-        .withSecurityContext(RestrictedSecurityContext.of(true));
   }
 
   private static void add(List<String> args, String option, String value) {

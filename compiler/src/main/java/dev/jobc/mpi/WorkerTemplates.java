@@ -3,6 +3,7 @@ package dev.jobc.mpi;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import dev.jobc.options.OptionTable;

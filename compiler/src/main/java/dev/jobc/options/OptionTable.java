@@ -87,7 +87,8 @@ public final class OptionTable {
           WorkerKind::parse,
           true,
           "What runs the workers: a StatefulSet <job>-worker (lost workers come back) or bare"
-              + " Pods <job>-worker-<i> (mpi-operator's own shape).",
+              + " Pods <job>-worker-<i> (mpi-operator's own shape). TFJob: a Job per replica, or"
+              + " with pods the operator's bare Pods <job>-<type>-<i>.",
           null);
 
   public static final Option<Integer> GPUS_PER_NODE =

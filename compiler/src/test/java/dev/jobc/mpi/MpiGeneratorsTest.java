@@ -3,6 +3,7 @@ package dev.jobc.mpi;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobc.k8s.GangScheduling;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
 import dev.jobc.model.Source;
@@ -123,7 +124,7 @@ class MpiGeneratorsTest {
     for (PodTemplateSpec t : List.of(launcher, worker)) {
       assertThat(t.getSpec().getSchedulerName()).isEqualTo("volcano");
       assertThat(t.getMetadata().getAnnotations())
-          .containsEntry(GangPlanner.VOLCANO_GROUP_ANNOTATION, "pi");
+          .containsEntry(GangScheduling.VOLCANO_GROUP_ANNOTATION, "pi");
     }
     JsonNode group = dev.jobc.bind.ObjectTrees.tree(new PodGroupGenerator().generate(plan));
     assertThat(group.path("spec").path("minMember").asInt()).isEqualTo(3);

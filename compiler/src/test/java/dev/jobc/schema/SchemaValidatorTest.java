@@ -42,7 +42,8 @@ class SchemaValidatorTest {
       assertThat(SCHEMAS.supports(version, MPIJOB)).as(version).isTrue();
     }
     assertThat(SCHEMAS.supports("qihoo.net/v1alpha1", "DGLJob")).isTrue();
-    assertThat(SCHEMAS.supports("kubeflow.org/v1", "TFJob")).isFalse();
+    assertThat(SCHEMAS.supports("kubeflow.org/v1", "TFJob")).isTrue();
+    assertThat(SCHEMAS.supports("kubeflow.org/v2", "TFJob")).isFalse();
     assertThat(SCHEMAS.supports(V2BETA1, MPIJOB)).isTrue();
     assertThat(SCHEMAS.supports("kubeflow.org/v2", MPIJOB)).isFalse();
     assertThat(SCHEMAS.supports(V2BETA1, "Pod")).isFalse();

@@ -378,6 +378,102 @@ class SidecarImageIT {
     }
   }
 
+  /**
+   * A TFJob rendered by jobc, its chief's sidecar run as kubelet would: the chief's tensorflow
+   * container exits 0, so the job has succeeded (training-operator's {@code UpdateJobStatus}); the
+   * sidecar records that, stops the still-running parameter server by deleting its Job, keeps the
+   * finished worker's, and exits 0 on SIGTERM.
+   */
+  @Test
+  void tfjobChiefSucceedsAndTheParameterServerIsStopped() throws Exception {
+    String ns = "team";
+    List<HasMetadata> objects =
+        render(
+            """
+            apiVersion: kubeflow.org/v1
+            kind: TFJob
+            metadata:
+              name: mnist
+              namespace: team
+            spec:
+              tfReplicaSpecs:
+                Chief:
+                  template:
+                    spec:
+                      containers:
+                      - name: tensorflow
+                        image: example.com/tf:2.15
+                PS:
+                  template:
+                    spec:
+                      containers:
+                      - name: tensorflow
+                        image: example.com/tf:2.15
+                Worker:
+                  template:
+                    spec:
+                      containers:
+                      - name: tensorflow
+                        image: example.com/tf:2.15
+            """);
+    Map<String, Pod> pods = new TreeMap<>();
+    for (HasMetadata o : objects) {
+      if (o instanceof Job replica) {
+        // The replica's Job exists, and the pod its controller made from the template.
+        api.admin.batch().v1().jobs().inNamespace(ns).resource(replica).create();
+        String name = replica.getMetadata().getName();
+        String phase = name.endsWith("-worker-0") ? "Succeeded" : "Running";
+        Pod pod =
+            pod(replica.getSpec().getTemplate(), ns, name + "-q8x4z", "10.0.3.1", phase, null);
+        pod.getMetadata()
+            .getOwnerReferences()
+            .add(
+                new OwnerReferenceBuilder()
+                    .withApiVersion("batch/v1")
+                    .withKind("Job")
+                    .withName(name)
+                    .withUid(name + "-uid")
+                    .withController(true)
+                    .build());
+        create(pod);
+        pods.put(name, pod);
+      }
+    }
+    assertThat(pods).containsOnlyKeys("mnist-chief-0", "mnist-ps-0", "mnist-worker-0");
+    Pod chief = pods.get("mnist-chief-0");
+    KubeletStandIn kubelet =
+        new KubeletStandIn(image, dir.resolve("chief"), chief, List.of(), api.url());
+    Process sidecar = start(kubelet, Naming.SIDECAR, "tfjob");
+    until("the sidecar watches", () -> api.openWatches() == 1, sidecar);
+
+    api.launcherEnded(ns, chief.getMetadata().getName(), "tensorflow", 0);
+    until(
+        "the parameter server's Job deleted",
+        () ->
+            api.admin.batch().v1().jobs().inNamespace(ns).list().getItems().stream()
+                .map(j -> j.getMetadata().getName())
+                .sorted()
+                .toList()
+                .equals(List.of("mnist-chief-0", "mnist-worker-0")),
+        sidecar);
+    printPeakRss("tfjob", sidecar, kubelet, Naming.SIDECAR);
+    sidecar.destroy();
+    assertThat(sidecar.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
+    assertThat(sidecar.exitValue()).as("exit code after SIGTERM").isZero();
+
+    List<Event> events = api.admin.v1().events().inNamespace(ns).list().getItems();
+    assertThat(events)
+        .extracting(Event::getReason, Event::getMessage)
+        .containsExactlyInAnyOrder(
+            org.assertj.core.groups.Tuple.tuple(
+                "TFJobSucceeded", "TFJob team/mnist successfully completed."),
+            org.assertj.core.groups.Tuple.tuple(
+                "ReplicasStopped",
+                "cleanPodPolicy None: stopped mnist-ps-0; kept the finished mnist-worker-0"));
+    assertThat(events)
+        .allSatisfy(e -> assertThat(e.getInvolvedObject().getUid()).isEqualTo("mnist-chief-0-uid"));
+  }
+
   private static List<String> sidecarInits(Pod pod) {
     return pod.getSpec().getInitContainers().stream()
         .filter(c -> c.getImage().equals(OptionTable.SIDECAR_IMAGE.defaultValue()))

@@ -1,4 +1,4 @@
-package dev.jobc.mpi;
+package dev.jobc.k8s;
 
 import java.util.SortedMap;
 
@@ -23,7 +23,7 @@ public record GangPlan(
     int scheduleTimeoutSeconds,
     SortedMap<String, String> minResources) {
 
-  /** The two PodGroup APIs mpi-operator v2 drives. */
+  /** The two PodGroup APIs mpi-operator v2 and training-operator v1.9 drive. */
   public enum Flavor {
     /** Volcano: {@code scheduling.volcano.sh/v1beta1}, pods annotated with the group name. */
     VOLCANO("scheduling.volcano.sh/v1beta1"),

@@ -1,0 +1,59 @@
+package dev.jobc.k8s;
+
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Containers running the {@code jobc-sidecar} image, for every kind: the image's entrypoint runs
+ * the jar, so a container only carries the subcommand and its options in {@code args}. Every such
+ * container gets the pod's name, namespace and IP from the downward API, the JVM options below,
+ * small resources (requests equal to limits) and the Pod Security Standards' restricted settings
+ * ({@link RestrictedSecurityContext}).
+ */
+public final class SidecarContainer {
+  /**
+   * JVM options for a small watcher: serial GC, C1 only, a 16 MiB heap that gives memory back after
+   * a collection, bounded metaspace and code cache, no perf-data file (the root file system is
+   * read-only). The resident size they give is measured in bench/README.md.
+   */
+  public static final String JAVA_TOOL_OPTIONS =
+      "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k -Xms4m -Xmx16m"
+          + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=48m"
+          + " -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:-UsePerfData"
+          + " -XX:+ExitOnOutOfMemoryError";
+
+  /** Non-root user of the image. */
+  public static final long USER = RestrictedSecurityContext.USER;
+
+  /**
+   * Requests equal to limits, so that a launcher whose own containers are Guaranteed stays
+   * Guaranteed (Kubernetes' QoS class counts init and sidecar containers too). 128 MiB holds the
+   * measured resident size (about 93 MiB, bench/README.md). 250m CPU leaves the JVM's start a
+   * quarter core.
+   */
+  static final Map<String, Quantity> RESOURCES =
+      Map.of("cpu", new Quantity("250m"), "memory", new Quantity("128Mi"));
+
+  private SidecarContainer() {}
+
+  /** A sidecar container with the shared settings; callers add probes, mounts, restart policy. */
+  public static ContainerBuilder base(String image, String name, List<String> args) {
+    return new ContainerBuilder()
+        .withName(name)
+        .withImage(image)
+        .withImagePullPolicy("IfNotPresent")
+        .withArgs(args)
+        .withEnv(
+            PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
+            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+            PodTemplates.fieldEnv("POD_IP", "status.podIP"),
+            new EnvVar("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS, null))
+        .withResources(
+            new ResourceRequirementsBuilder().withRequests(RESOURCES).withLimits(RESOURCES).build())
+        .withSecurityContext(RestrictedSecurityContext.of(true));
+  }
+}

@@ -1,0 +1,20 @@
+package dev.jobc.tf;
+
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+
+/** A TFJob document as written ({@code kubeflow.org/v1}, training-operator v1.9.0). */
+public record TfJob(String apiVersion, String kind, ObjectMeta metadata, TfJobSpec spec) {
+  public static final String KIND = "TFJob";
+  public static final String API_VERSION = "kubeflow.org/v1";
+
+  /** training-operator {@code TFJobDefaultContainerName}: the container that gets TF_CONFIG. */
+  public static final String CONTAINER = "tensorflow";
+
+  /** {@code TFJobDefaultPortName} and {@code TFJobDefaultPort}. */
+  public static final String PORT_NAME = "tfjob-port";
+
+  public static final int PORT = 2222;
+
+  /** {@code SuccessPolicyAllWorkers}; the default policy is the empty string. */
+  public static final String ALL_WORKERS = "AllWorkers";
+}

@@ -1,0 +1,157 @@
+package dev.jobc.tf;
+
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.PodTemplates;
+import dev.jobc.model.ReplicaSpec;
+import dev.jobc.model.RunPolicy;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.JobAnnotations;
+import dev.jobc.options.OptionTable;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * training-operator v1.9.0 {@code SetDefaults_TFJob}: {@code cleanPodPolicy} None, success policy
+ * {@code ""}, replica keys normalised case-insensitively ({@code WORKER} → {@code Worker}), and per
+ * replica {@code replicas} 1, {@code restartPolicy} Never and a {@code tfjob-port} 2222 port
+ * appended to the {@code tensorflow} container (or container 0) unless it has a port of that name.
+ *
+ * <p>Unlike upstream, two keys that normalise to one type are an error (upstream keeps one of them
+ * and silently drops the other, whichever Go's map order gives), and a key that names no type is an
+ * error (upstream creates pods for it that no rule of the job ever looks at).
+ */
+public final class TfJobDefaults {
+  public static final String CLEAN_POD_POLICY = "None";
+  public static final String RESTART_POLICY = "Never";
+
+  static final FieldPath REPLICA_SPECS = FieldPath.of("spec", "tfReplicaSpecs");
+
+  private TfJobDefaults() {}
+
+  public static TfJobModel apply(TfJob job, CompileOptions options) {
+    TfJobSpec spec = job.spec() != null ? job.spec() : new TfJobSpec(null, null, null, null);
+    ObjectMeta meta = job.metadata() != null ? job.metadata() : new ObjectMeta();
+    String namespace = meta.getNamespace();
+    if (namespace == null || namespace.isEmpty()) {
+      namespace = options.get(OptionTable.NAMESPACE);
+    }
+    JobAnnotations.Applied annotations = JobAnnotations.apply(meta, options);
+    List<Finding> findings = new ArrayList<>(annotations.findings());
+    if (annotations.maxReplicas() != null) {
+      findings.add(
+          Finding.error(
+              Code.FORBIDDEN,
+              FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS),
+              "Forbidden: a TFJob cannot scale: every replica's TF_CONFIG lists the whole"
+                  + " cluster"));
+    }
+    RunPolicy run = spec.runPolicy() != null ? spec.runPolicy() : RunPolicy.empty();
+    if (run.cleanPodPolicy() == null) {
+      run = run.withCleanPodPolicy(CLEAN_POD_POLICY);
+    }
+
+    Map<TfReplicaType, TfJobModel.Replica> replicas = null;
+    if (spec.tfReplicaSpecs() != null) {
+      replicas = new EnumMap<>(TfReplicaType.class);
+      for (Map.Entry<String, ReplicaSpec> e : spec.tfReplicaSpecs().entrySet()) {
+        String key = e.getKey();
+        FieldPath at = REPLICA_SPECS.key(key);
+        TfReplicaType type = TfReplicaType.of(key).orElse(null);
+        if (type == null) {
+          findings.add(
+              Finding.error(
+                  Code.NOT_SUPPORTED,
+                  at,
+                  "Unsupported value: "
+                      + Quoting.quote(key)
+                      + ": supported values (in any case): \"Chief\", \"Evaluator\", \"Master\","
+                      + " \"PS\", \"Worker\""));
+          continue;
+        }
+        TfJobModel.Replica first = replicas.get(type);
+        if (first != null) {
+          findings.add(
+              Finding.error(
+                  Code.DUPLICATE,
+                  at,
+                  "Duplicate value: "
+                      + Quoting.quote(key)
+                      + " and "
+                      + Quoting.quote(first.key())
+                      + " are both the "
+                      + type.specName()
+                      + " replica type (keys are matched case-insensitively); training-operator"
+                      + " would keep one and drop the other"));
+          continue;
+        }
+        replicas.put(type, new TfJobModel.Replica(key, replica(e.getValue())));
+      }
+    }
+    return new TfJobModel(
+        meta,
+        namespace,
+        run,
+        spec.successPolicy() == null ? "" : spec.successPolicy(),
+        Boolean.TRUE.equals(spec.enableDynamicWorker()),
+        replicas,
+        annotations.options(),
+        findings);
+  }
+
+  private static ReplicaSpec replica(ReplicaSpec given) {
+    ReplicaSpec r = given != null ? given : new ReplicaSpec(null, null, null);
+    if (r.replicas() == null) {
+      r = r.withReplicas(1);
+    }
+    if (r.restartPolicy() == null || r.restartPolicy().isEmpty()) {
+      r = r.withRestartPolicy(RESTART_POLICY);
+    }
+    return new ReplicaSpec(r.replicas(), withDefaultPort(r.template()), r.restartPolicy());
+  }
+
+  /**
+   * {@code setTensorflowDefaultPort}: the {@code tensorflow} container, else container 0, gets
+   * {@code tfjob-port: 2222} after its own ports unless it has a port of that name. A copy: the
+   * user's template is never changed.
+   */
+  static PodTemplateSpec withDefaultPort(PodTemplateSpec template) {
+    if (template == null
+        || template.getSpec() == null
+        || template.getSpec().getContainers() == null
+        || template.getSpec().getContainers().isEmpty()) {
+      return template;
+    }
+    PodTemplateSpec copy = PodTemplates.copy(template);
+    List<Container> containers = copy.getSpec().getContainers();
+    Container target = containers.get(0);
+    for (Container c : containers) {
+      if (c != null && TfJob.CONTAINER.equals(c.getName())) {
+        target = c;
+        break;
+      }
+    }
+    if (target == null) {
+      return copy;
+    }
+    List<ContainerPort> ports = target.getPorts() == null ? List.of() : target.getPorts();
+    for (ContainerPort p : ports) {
+      if (p != null && TfJob.PORT_NAME.equals(p.getName())) {
+        return copy;
+      }
+    }
+    ContainerPort port = new ContainerPort();
+    port.setName(TfJob.PORT_NAME);
+    port.setContainerPort(TfJob.PORT);
+    target.setPorts(PodTemplates.append(ports, port));
+    return copy;
+  }
+}

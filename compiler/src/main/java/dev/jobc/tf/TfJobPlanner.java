@@ -1,0 +1,147 @@
+package dev.jobc.tf;
+
+import dev.jobc.bind.ObjectTrees;
+import dev.jobc.bind.ObjectTrees.Snapshot;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.TfLabels;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Decides replica names, TF_CONFIG, Service ports and the deciding replica of a valid TFJob. */
+public final class TfJobPlanner {
+  /** Suffix of the ServiceAccount jobc creates for the sidecar when the user names none. */
+  public static final String SIDECAR_ACCOUNT_SUFFIX = "-sidecar";
+
+  private TfJobPlanner() {}
+
+  public static TfJobPlan plan(TfJobModel job) {
+    CompileOptions options = job.options();
+    String name = job.name();
+    String ns = job.namespace();
+    String domain = options.get(OptionTable.CLUSTER_DOMAIN);
+
+    // genClusterSpec: every type, Evaluator included, "<svc>.<ns>.svc[.<domain>]:<port>".
+    Map<String, List<String>> cluster = new LinkedHashMap<>();
+    Map<TfReplicaType, Snapshot<PodTemplateSpec>> templates = new EnumMap<>(TfReplicaType.class);
+    Map<TfReplicaType, List<ServicePort>> ports = new EnumMap<>(TfReplicaType.class);
+    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+      TfReplicaType type = e.getKey();
+      PodTemplateSpec template = e.getValue().spec().template();
+      int port = tfPort(template);
+      List<String> hosts = new ArrayList<>();
+      for (int i = 0; i < e.getValue().count(); i++) {
+        String host = TfLabels.replica(name, type.lower(), i) + "." + ns + ".svc";
+        hosts.add((domain == null ? host : host + "." + domain) + ":" + port);
+      }
+      cluster.put(type.lower(), hosts);
+      templates.put(type, ObjectTrees.snapshot(template, PodTemplateSpec.class));
+      ports.put(type, servicePorts(template));
+    }
+
+    // isDistributed: TF_CONFIG only when the job has other than exactly one replica.
+    boolean distributed = job.totalReplicas() != 1;
+    boolean chiefOrMaster = job.hasChiefOrMaster();
+    boolean allWorkers = !chiefOrMaster && TfJob.ALL_WORKERS.equals(job.successPolicy());
+    List<TfReplica> replicas = new ArrayList<>();
+    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+      TfReplicaType type = e.getKey();
+      for (int i = 0; i < e.getValue().count(); i++) {
+        String config = null;
+        if (distributed) {
+          config =
+              job.enableDynamicWorker()
+                  ? TfConfig.sparse(cluster, type.lower(), i)
+                  : TfConfig.dense(cluster, type.lower(), i);
+        }
+        // IsMasterRole: every Chief/Master pod, else Worker 0.
+        boolean master =
+            chiefOrMaster ? type.chiefOrMaster() : type == TfReplicaType.WORKER && i == 0;
+        // With AllWorkers the last Worker to succeed completes the job, so each one decides.
+        boolean decides = master || allWorkers && type == TfReplicaType.WORKER;
+        replicas.add(
+            new TfReplica(
+                type, i, TfLabels.replica(name, type.lower(), i), config, master, decides));
+      }
+    }
+
+    TfReplica decider = replicas.stream().filter(TfReplica::decides).findFirst().orElseThrow();
+    String account =
+        job.replica(decider.type()).spec().template().getSpec().getServiceAccountName();
+    boolean create = account == null || account.isEmpty();
+    return new TfJobPlan(
+        job,
+        name,
+        ns,
+        options,
+        replicas,
+        options.get(OptionTable.WORKERS) == WorkerKind.PODS,
+        templates,
+        ports,
+        create ? name + SIDECAR_ACCOUNT_SUFFIX : account,
+        create,
+        MpiLabels.kueueLabels(job.metadata().getLabels()),
+        TfGangPlanner.plan(job).orElse(null));
+  }
+
+  /** The first {@code tensorflow} container, or {@code null}. */
+  static Container tensorflow(PodTemplateSpec template) {
+    if (template == null || template.getSpec() == null) {
+      return null;
+    }
+    for (Container c : template.getSpec().getContainers()) {
+      if (TfJob.CONTAINER.equals(c.getName())) {
+        return c;
+      }
+    }
+    return null;
+  }
+
+  /** {@code GetPortFromTFJob}: the {@code tfjob-port} of the tensorflow container, else 2222. */
+  static int tfPort(PodTemplateSpec template) {
+    Container c = tensorflow(template);
+    if (c != null && c.getPorts() != null) {
+      for (ContainerPort p : c.getPorts()) {
+        if (TfJob.PORT_NAME.equals(p.getName()) && p.getContainerPort() != null) {
+          return p.getContainerPort();
+        }
+      }
+    }
+    return TfJob.PORT;
+  }
+
+  /**
+   * {@code GetPortsFromJob}: the tensorflow container's ports as a name → port map, which makes the
+   * order of the Service's ports random upstream; jobc sorts them by name.
+   */
+  static List<ServicePort> servicePorts(PodTemplateSpec template) {
+    Container c = tensorflow(template);
+    Map<String, Integer> byName = new TreeMap<>();
+    if (c != null && c.getPorts() != null) {
+      for (ContainerPort p : c.getPorts()) {
+        byName.put(p.getName() == null ? "" : p.getName(), p.getContainerPort());
+      }
+    }
+    List<ServicePort> out = new ArrayList<>(byName.size());
+    byName.forEach(
+        (portName, port) -> {
+          ServicePort sp = new ServicePort();
+          if (!portName.isEmpty()) {
+            sp.setName(portName);
+          }
+          sp.setPort(port);
+          out.add(sp);
+        });
+    return out;
+  }
+}

@@ -1,0 +1,365 @@
+package dev.jobc.tf;
+
+import static dev.jobc.diag.Finding.error;
+import static dev.jobc.diag.Finding.warning;
+
+import dev.jobc.conventions.Naming;
+import dev.jobc.conventions.TfLabels;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.GangScheduling;
+import dev.jobc.model.RunPolicy;
+import dev.jobc.model.SchedulingPolicy;
+import dev.jobc.options.Dns;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
+import dev.jobc.validate.JobNames;
+import dev.jobc.validate.ReservedNames;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Validates a defaulted TFJob: the rules of training-operator v1.9.0's webhook ({@code
+ * pkg/webhooks/tensorflow/tfjob_webhook.go validateTFJob}, with its wording), and the ones it
+ * forgot, whose breach upstream shows only at run time: negative replica counts, more than one
+ * Chief or Master pod, a job with no replica that can decide its outcome, and names too long for
+ * the Services every replica gets.
+ */
+public final class TfJobValidator {
+  static final FieldPath NAME = FieldPath.of("metadata", "name");
+  static final FieldPath RUN_POLICY = FieldPath.of("spec", "runPolicy");
+  static final FieldPath REPLICA_SPECS = TfJobDefaults.REPLICA_SPECS;
+
+  /** {@code supportedJobControllers} of {@code pkg/common/util/webhooks.go}. */
+  static final List<String> MANAGERS =
+      List.of("kubeflow.org/training-operator", TfJobKind.MULTIKUEUE);
+
+  static final List<String> RESTART_POLICIES = List.of("Always", "OnFailure", "Never", "ExitCode");
+  static final List<String> CLEAN_POD_POLICIES = List.of("All", "Running", "None");
+  static final List<String> SUCCESS_POLICIES = List.of("", TfJob.ALL_WORKERS);
+
+  private static final ReservedNames RESERVED =
+      new ReservedNames(
+          Set.of(Naming.SIDECAR_TMP_VOLUME),
+          Set.of(Naming.SIDECAR),
+          Set.of(Naming.SIDECAR_TMP_MOUNT));
+
+  private TfJobValidator() {}
+
+  public static List<Finding> validate(TfJobModel job) {
+    List<Finding> out = new ArrayList<>(job.findings());
+    validateName(job, out);
+    JobNames.namespace(job.namespace(), out);
+    validateRunPolicy(job.runPolicy(), out);
+    oneOf(FieldPath.of("spec", "successPolicy"), job.successPolicy(), SUCCESS_POLICIES, out);
+    if (job.replicas() == null) {
+      out.add(error(Code.REQUIRED, REPLICA_SPECS, "Required value: must be required"));
+      return out;
+    }
+    int chiefOrMaster = 0;
+    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+      TfReplicaType type = e.getKey();
+      TfJobModel.Replica replica = e.getValue();
+      FieldPath at = REPLICA_SPECS.key(replica.key());
+      validateReplica(job, type, replica, at, out);
+      if (type.chiefOrMaster()) {
+        chiefOrMaster++;
+        if (replica.count() != 1 && replica.count() >= 0) {
+          // Two are no valid TensorFlow cluster; with none, UpdateJobStatus finds the job
+          // complete at once (0 expected, 0 succeeded).
+          out.add(
+              error(
+                  Code.INVALID,
+                  at.child("replicas"),
+                  "Invalid value: "
+                      + replica.count()
+                      + ": must be 1: the "
+                      + type.lower()
+                      + " is one task of TensorFlow's cluster, and its outcome is the job's"));
+        }
+      }
+    }
+    if (chiefOrMaster > 1) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              REPLICA_SPECS,
+              "Forbidden: must not have more than 1 Chief or Master role"));
+    }
+    validateOutcome(job, out);
+    validateGang(job, out);
+    validateKueue(job, out);
+    return out;
+  }
+
+  private static void validateName(TfJobModel job, List<Finding> out) {
+    String name = job.name();
+    if (name == null || name.isEmpty()) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              NAME,
+              job.metadata().getGenerateName() != null
+                  ? "generateName is not supported: the name is part of every replica's host name"
+                      + " in TF_CONFIG, so it must be known when rendering"
+                  : "Required value: name is required"));
+      return;
+    }
+    List<String> problems = Dns.dns1035Label(name);
+    if (!problems.isEmpty()) {
+      // The webhook's wording: NameIsDNS1035Label's messages joined by ",".
+      out.add(
+          error(
+              Code.INVALID,
+              NAME,
+              "Invalid value: "
+                  + Quoting.quote(name)
+                  + ": should match: "
+                  + String.join(",", problems)));
+      return;
+    }
+    // Every replica's Service <job>-<type>-<i> must be a DNS-1035 label; upstream does not check
+    // and its Services then fail to be created.
+    String longest = null;
+    if (job.replicas() != null) {
+      for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+        int last = Math.max(e.getValue().count(), 1) - 1;
+        String replica = TfLabels.replica(name, e.getKey().lower(), last);
+        if (longest == null || replica.length() > longest.length()) {
+          longest = replica;
+        }
+      }
+    }
+    if (longest != null && longest.length() > Dns.LABEL_MAX) {
+      out.add(
+          error(
+              Code.INVALID,
+              NAME,
+              "Invalid value: "
+                  + Quoting.quote(name)
+                  + ": the Service "
+                  + Quoting.quote(longest)
+                  + " would have "
+                  + longest.length()
+                  + " characters, more than the "
+                  + Dns.LABEL_MAX
+                  + " of a DNS label; shorten the name to at most "
+                  + (Dns.LABEL_MAX - (longest.length() - name.length()))
+                  + " characters"));
+    }
+  }
+
+  private static void validateRunPolicy(RunPolicy run, List<Finding> out) {
+    if (run.managedBy() != null && !MANAGERS.contains(run.managedBy())) {
+      out.add(
+          error(
+              Code.NOT_SUPPORTED,
+              RUN_POLICY.child("managedBy"),
+              "Unsupported value: "
+                  + Quoting.quote(run.managedBy())
+                  + ": supported values: "
+                  + Quoting.quote(MANAGERS.get(0))
+                  + ", "
+                  + Quoting.quote(MANAGERS.get(1))));
+    }
+    oneOf(RUN_POLICY.child("cleanPodPolicy"), run.cleanPodPolicy(), CLEAN_POD_POLICIES, out);
+    nonNegative(RUN_POLICY.child("backoffLimit"), run.backoffLimit(), out);
+    nonNegative(RUN_POLICY.child("ttlSecondsAfterFinished"), run.ttlSecondsAfterFinished(), out);
+    if (run.activeDeadlineSeconds() != null && run.activeDeadlineSeconds() <= 0) {
+      out.add(
+          error(
+              Code.INVALID,
+              RUN_POLICY.child("activeDeadlineSeconds"),
+              "Invalid value: " + run.activeDeadlineSeconds() + ": must be greater than 0"));
+    }
+    SchedulingPolicy policy = run.schedulingPolicy();
+    if (policy != null) {
+      FieldPath p = RUN_POLICY.child("schedulingPolicy");
+      nonNegative(p.child("minAvailable"), policy.minAvailable(), out);
+      nonNegative(p.child("scheduleTimeoutSeconds"), policy.scheduleTimeoutSeconds(), out);
+    }
+  }
+
+  private static void validateReplica(
+      TfJobModel job,
+      TfReplicaType type,
+      TfJobModel.Replica replica,
+      FieldPath at,
+      List<Finding> out) {
+    if (replica.spec().replicas() != null && replica.spec().replicas() < 0) {
+      out.add(
+          error(
+              Code.INVALID,
+              at.child("replicas"),
+              "Invalid value: "
+                  + replica.spec().replicas()
+                  + ": must be greater than or equal to 0"));
+    }
+    oneOf(at.child("restartPolicy"), replica.spec().restartPolicy(), RESTART_POLICIES, out);
+    FieldPath podSpec = at.child("template").child("spec");
+    FieldPath containersPath = podSpec.child("containers");
+    PodSpec pod = replica.spec().template() == null ? null : replica.spec().template().getSpec();
+    List<Container> containers = pod == null ? null : pod.getContainers();
+    if (containers == null || containers.isEmpty()) {
+      out.add(error(Code.REQUIRED, containersPath, "Required value: must be specified"));
+      out.add(
+          error(
+              Code.REQUIRED,
+              containersPath,
+              "Required value: must have at least one container with name " + TfJob.CONTAINER));
+      return;
+    }
+    boolean tensorflow = false;
+    for (int i = 0; i < containers.size(); i++) {
+      Container c = containers.get(i);
+      if (c == null) {
+        out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
+        continue;
+      }
+      if (c.getImage() == null || c.getImage().isEmpty()) {
+        out.add(
+            error(
+                Code.REQUIRED,
+                containersPath.index(i).child("image"),
+                "Required value: must be required"));
+      }
+      tensorflow |= TfJob.CONTAINER.equals(c.getName());
+    }
+    if (!tensorflow) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              containersPath,
+              "Required value: must have at least one container with name " + TfJob.CONTAINER));
+    }
+    RESERVED.check(pod, podSpec, out);
+    String restart = pod.getRestartPolicy();
+    if (restart != null && !restart.isEmpty()) {
+      // training-operator's warning event SetPodTemplateRestartPolicy, at render time.
+      out.add(
+          warning(
+              podSpec.child("restartPolicy"),
+              "Restart policy in pod template will be overwritten by restart policy in replica"
+                  + " spec ("
+                  + replica.spec().restartPolicy()
+                  + ")"));
+    }
+  }
+
+  /**
+   * {@code UpdateJobStatus} declares success only through a Chief or Master, or else through the
+   * workers: a job with neither runs until its deadline, which upstream never says.
+   */
+  private static void validateOutcome(TfJobModel job, List<Finding> out) {
+    if (job.hasChiefOrMaster()) {
+      return;
+    }
+    TfJobModel.Replica worker = job.replica(TfReplicaType.WORKER);
+    if (worker == null || worker.count() < 1) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              worker == null ? REPLICA_SPECS : REPLICA_SPECS.key(worker.key()).child("replicas"),
+              "Required value: a TFJob needs a Chief, a Master or at least one Worker: only they"
+                  + " can complete it (training-operator's UpdateJobStatus), so the job would"
+                  + " never finish"));
+    }
+  }
+
+  private static void validateGang(TfJobModel job, List<Finding> out) {
+    String scheduler = job.options().get(OptionTable.GANG_SCHEDULER);
+    SchedulingPolicy policy = job.runPolicy().schedulingPolicy();
+    if (scheduler == null) {
+      if (policy != null) {
+        out.add(
+            warning(
+                RUN_POLICY.child("schedulingPolicy"),
+                "ignored: no gang scheduler is set; pass --gang-scheduler volcano,"
+                    + " scheduler-plugins or a scheduler name, or annotate the job with "
+                    + GangScheduling.SCHEDULER_ANNOTATION));
+      }
+      return;
+    }
+    int pods = job.totalReplicas();
+    if (policy != null && policy.minAvailable() != null && policy.minAvailable() > pods) {
+      out.add(
+          warning(
+              RUN_POLICY.child("schedulingPolicy").child("minAvailable"),
+              policy.minAvailable()
+                  + " is more than the job's "
+                  + pods
+                  + " pods: the gang can never be complete and every pod stays Pending"));
+    }
+    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+      var template = e.getValue().spec().template();
+      PodSpec pod = template == null ? null : template.getSpec();
+      String given = pod == null ? null : pod.getSchedulerName();
+      String name = GangScheduling.schedulerName(scheduler);
+      if (given != null && !given.isEmpty() && !given.equals(name)) {
+        // training-operator keeps it, with the warning event below.
+        out.add(
+            warning(
+                REPLICA_SPECS
+                    .key(e.getValue().key())
+                    .child("template")
+                    .child("spec")
+                    .child("schedulerName"),
+                "Another scheduler is specified when gang-scheduling is enabled and it will not"
+                    + " be overwritten: "
+                    + Quoting.quote(given)
+                    + " is kept, so these pods are not gang-scheduled by "
+                    + Quoting.quote(name)));
+      }
+    }
+  }
+
+  /**
+   * Kueue admits each Job on its own: a TFJob carried by one Job per replica could be admitted in
+   * part, its parameter servers holding quota while its workers wait. As bare Pods, the replicas
+   * form one Kueue pod group and are admitted together.
+   */
+  static void validateKueue(TfJobModel job, List<Finding> out) {
+    Map<String, String> labels = job.metadata().getLabels();
+    if (labels == null
+        || !labels.containsKey(TfKueue.QUEUE_NAME)
+        || job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
+        || job.totalReplicas() < 2) {
+      return;
+    }
+    out.add(
+        warning(
+            FieldPath.of("metadata", "labels").key(TfKueue.QUEUE_NAME),
+            "Kueue admits each replica's Job on its own, so part of this TFJob can run while the"
+                + " rest waits for quota; render with --workers pods (or annotate jobc.dev/workers:"
+                + " pods) to have Kueue admit all replicas together as one pod group"));
+  }
+
+  private static void oneOf(FieldPath path, String value, List<String> allowed, List<Finding> out) {
+    if (!allowed.contains(value)) {
+      out.add(
+          error(
+              Code.NOT_SUPPORTED,
+              path,
+              "Unsupported value: "
+                  + Quoting.quote(value)
+                  + ": supported values: "
+                  + String.join(", ", allowed.stream().map(Quoting::quote).toList())));
+    }
+  }
+
+  private static void nonNegative(FieldPath path, Number value, List<Finding> out) {
+    if (value != null && value.longValue() < 0) {
+      out.add(
+          error(
+              Code.INVALID,
+              path,
+              "Invalid value: " + value + ": must be greater than or equal to 0"));
+    }
+  }
+}

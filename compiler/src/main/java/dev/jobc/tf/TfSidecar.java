@@ -1,0 +1,64 @@
+package dev.jobc.tf;
+
+import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.SidecarContainer;
+import dev.jobc.options.OptionTable;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code jobc-sidecar tfjob} native sidecar beside the replica that decides the job (the
+ * Chief/Master, else Worker 0). It does what training-operator's {@code UpdateJobStatus} and {@code
+ * DeletePodsAndServices} did: decides success (the deciding replica's {@code tensorflow} container
+ * exits 0, and with {@code AllWorkers} every worker has) or failure (any other replica fails for
+ * good), records it as an Event, and then stops the replicas still running, parameter servers above
+ * all, which never exit by themselves.
+ */
+final class TfSidecar {
+  static final String COMMAND = "tfjob";
+
+  private TfSidecar() {}
+
+  static Container container(TfJobPlan plan, TfReplica self) {
+    List<String> args = new ArrayList<>();
+    args.add(COMMAND);
+    add(args, "--job", plan.name());
+    add(args, "--self", self.name());
+    add(args, "--main-container", TfJob.CONTAINER);
+    for (TfReplicaType type : plan.job().replicas().keySet()) {
+      add(args, "--restart-policy", type.lower() + "=" + plan.restartPolicy(type));
+    }
+    if (plan.job().runPolicy().backoffLimit() != null) {
+      add(args, "--backoff-limit", plan.job().runPolicy().backoffLimit().toString());
+    }
+    if (!plan.job().successPolicy().isEmpty()) {
+      add(args, "--success-policy", plan.job().successPolicy());
+    }
+    add(args, "--clean-pod-policy", plan.job().runPolicy().cleanPodPolicy());
+    add(args, "--carrier", plan.pods() ? "pod" : "job");
+    if (plan.job().enableDynamicWorker()) {
+      args.add("--dynamic-workers");
+    }
+    for (TfReplica r : plan.replicas()) {
+      if (!r.equals(self)) {
+        add(args, "--replica", r.type().lower() + ":" + r.name());
+      }
+    }
+    return SidecarContainer.base(
+            plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args)
+        .withRestartPolicy("Always")
+        .withVolumeMounts(
+            new VolumeMountBuilder()
+                .withName(Naming.SIDECAR_TMP_VOLUME)
+                .withMountPath(Naming.SIDECAR_TMP_MOUNT)
+                .build())
+        .build();
+  }
+
+  private static void add(List<String> args, String option, String value) {
+    args.add(option);
+    args.add(value);
+  }
+}
