@@ -10,10 +10,12 @@ import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.options.CompileOptions;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -21,6 +23,7 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.StatefulSetBuilder;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The DGL workers: by default a StatefulSet {@code <job>-worker} under the job's headless Service,
@@ -54,12 +57,7 @@ public final class DglWorkerGenerator {
     template.getSpec().setRestartPolicy("Always");
     return List.of(
         new StatefulSetBuilder()
-            .withMetadata(
-                Metadata.of(
-                    Naming.workerSet(plan.name()),
-                    plan.namespace(),
-                    MpiLabels.objectLabels(plan.name()),
-                    Metadata.objectAnnotations(plan.job().options())))
+            .withMetadata(setMeta(plan))
             .withNewSpec()
             .withReplicas(plan.workers())
             .withServiceName(Naming.service(plan.name()))
@@ -152,5 +150,23 @@ public final class DglWorkerGenerator {
             DglLabels.podLabels(plan.name(), DglJob.WORKER, pod),
             DglLabels.podAnnotations(DglJob.WORKER)));
     return template;
+  }
+
+  /**
+   * The StatefulSet's metadata; the launcher's sidecar scales it to 0 at the end (cleanPodPolicy),
+   * so Flux must not apply spec.replicas again: with {@code IfNotPresent} it creates the object
+   * when missing and leaves it alone otherwise.
+   */
+  private static ObjectMeta setMeta(DglJobPlan plan) {
+    ObjectMeta meta =
+        Metadata.of(
+            Naming.workerSet(plan.name()),
+            plan.namespace(),
+            MpiLabels.objectLabels(plan.name()),
+            Metadata.objectAnnotations(plan.job().options()));
+    if (DglLauncherGenerator.releasesWorkers(plan)) {
+      Metadata.annotate(meta, Map.of(CompileOptions.FLUX_SSA_ANNOTATION, "IfNotPresent"));
+    }
+    return meta;
   }
 }

@@ -41,6 +41,12 @@ public final class DglNaming {
   public static final String PARTITIONER_WATCHER = "watcher-loop-partitioner";
   public static final String WORKER_WATCHER = "watcher-loop-worker";
 
+  /**
+   * The launcher's native sidecar that releases the workers by {@code cleanPodPolicy} when the
+   * launcher pod ends (dgl-operator deletes them once the DGLJob has finished).
+   */
+  public static final String WORKER_RELEASE = "jobc-release-workers";
+
   public static final String KUBEXEC = "kubexec.sh";
   public static final String HOSTFILE = "hostfile";
   public static final String PARTFILE = "partfile";
@@ -51,7 +57,7 @@ public final class DglNaming {
   public static final Set<String> RESERVED_MOUNTS =
       Set.of(CONFIG_MOUNT, KUBECTL_MOUNT, SHM_MOUNT, DATASET_MOUNT, CONFIG_SOURCE_MOUNT);
   public static final Set<String> RESERVED_INIT_CONTAINERS =
-      Set.of(KUBECTL_DOWNLOAD, PARTITIONER_WATCHER, WORKER_WATCHER, RESOLVE_HOSTS);
+      Set.of(KUBECTL_DOWNLOAD, PARTITIONER_WATCHER, WORKER_WATCHER, RESOLVE_HOSTS, WORKER_RELEASE);
 
   private DglNaming() {}
 

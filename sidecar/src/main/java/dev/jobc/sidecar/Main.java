@@ -5,14 +5,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code jobc-sidecar wait|run [options]}. Exit codes: 0 ok, 1 failure (timeout, failed pod, API
- * error after retries), 2 usage.
+ * {@code jobc-sidecar wait|run|release [options]}. Exit codes: 0 ok, 1 failure (timeout, failed
+ * pod, API error after retries), 2 usage.
  */
 @Command(
     name = "jobc-sidecar",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    subcommands = {WaitCommand.class, RunCommand.class},
+    subcommands = {WaitCommand.class, RunCommand.class, ReleaseCommand.class},
     description = "Run-time helper for jobs rendered by jobc.")
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -35,7 +35,8 @@ public final class Main implements Runnable {
 
   @Override
   public void run() {
-    throw new CommandLine.ParameterException(spec.commandLine(), "give a command: wait or run");
+    throw new CommandLine.ParameterException(
+        spec.commandLine(), "give a command: wait, run or release");
   }
 
   /** Gives subcommands the process' termination. */
@@ -47,6 +48,9 @@ public final class Main implements Runnable {
       }
       if (cls == RunCommand.class) {
         return cls.cast(new RunCommand(termination));
+      }
+      if (cls == ReleaseCommand.class) {
+        return cls.cast(new ReleaseCommand(termination));
       }
       return CommandLine.defaultFactory().create(cls);
     }

@@ -1,18 +1,11 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Applies {@code cleanPodPolicy} to the workers once the launcher has ended, as mpi-operator did
@@ -29,40 +22,57 @@ final class WorkerCleanup {
 
   private final KubernetesClient client;
   private final String namespace;
+  private final WorkerScale scale;
 
   WorkerCleanup(KubernetesClient client, String namespace) {
     this.client = client;
     this.namespace = namespace;
+    this.scale = new WorkerScale(client, namespace);
   }
 
   /** What a clean-up did, for the Event. */
   record Result(boolean ok, String reason, String message) {}
 
+  /** Applies {@code cleanPodPolicy} ({@code None}, {@code Running} or {@code All}). */
   Result apply(
       String policy, String workerSet, Map<String, String> workerLabels, Termination termination)
       throws InterruptedException {
     if ("None".equals(policy)) {
       return new Result(true, "WorkersKept", "cleanPodPolicy None: the workers keep running");
     }
+    return release(policy, "cleanPodPolicy " + policy, workerSet, workerLabels, termination);
+  }
+
+  /**
+   * Releases every worker whatever {@code cleanPodPolicy} says: mpi-operator v0.8.2 deletes the
+   * workers of a suspended MPIJob, so that a queue (Kueue) can give their resources to others.
+   */
+  Result suspend(String workerSet, Map<String, String> workerLabels, Termination termination)
+      throws InterruptedException {
+    return release("All", "all workers released", workerSet, workerLabels, termination);
+  }
+
+  private Result release(
+      String policy,
+      String why,
+      String workerSet,
+      Map<String, String> workerLabels,
+      Termination termination)
+      throws InterruptedException {
     RuntimeException last = null;
     Duration backoff = FIRST_BACKOFF;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
         if (workerSet != null) {
-          scaleToZero(workerSet);
+          scale.scale(workerSet, 0);
           return new Result(
-              true,
-              "WorkersScaledDown",
-              "cleanPodPolicy " + policy + ": StatefulSet " + workerSet + " scaled to 0");
+              true, "WorkersScaledDown", why + ": StatefulSet " + workerSet + " scaled to 0");
         }
         List<String> deleted = deletePods(policy, workerLabels);
         return new Result(
             true,
             "WorkersDeleted",
-            "cleanPodPolicy "
-                + policy
-                + ": deleted "
-                + (deleted.isEmpty() ? "no pods" : String.join(", ", deleted)));
+            why + ": deleted " + (deleted.isEmpty() ? "no pods" : String.join(", ", deleted)));
       } catch (RuntimeException e) {
         last = e;
         Log.info("clean-up attempt " + attempt + " failed: " + PodWatch.describe(e));
@@ -71,59 +81,7 @@ final class WorkerCleanup {
         }
       }
     }
-    return new Result(
-        false,
-        "CleanupFailed",
-        "cleanPodPolicy " + policy + " not applied: " + PodWatch.describe(last));
-  }
-
-  /**
-   * {@code PATCH .../statefulsets/<name>/scale} with an apply patch. Server-side apply records
-   * {@code jobc-sidecar} as the manager of {@code spec.replicas}, which is what Argo CD's {@code
-   * managedFieldsManagers} matches; {@code force} takes the field over from the GitOps tool's
-   * manager. Only the scale subresource is touched, so the Role grants {@code patch} on {@code
-   * statefulsets/scale} for this one name and nothing on the StatefulSet itself.
-   */
-  void scaleToZero(String name) {
-    String url =
-        client.getMasterUrl().toString().replaceAll("/+$", "")
-            + "/apis/apps/v1/namespaces/"
-            + namespace
-            + "/statefulsets/"
-            + name
-            + "/scale?fieldManager="
-            + URLEncoder.encode(Naming.SIDECAR_FIELD_MANAGER, StandardCharsets.UTF_8)
-            + "&force=true";
-    String body =
-        "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":\""
-            + name
-            + "\",\"namespace\":\""
-            + namespace
-            + "\"},\"spec\":{\"replicas\":0}}";
-    HttpClient http = client.getHttpClient();
-    HttpRequest request =
-        http.newHttpRequestBuilder()
-            .uri(url)
-            .method("PATCH", "application/apply-patch+yaml", body)
-            .build();
-    HttpResponse<String> response;
-    try {
-      response = http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (Exception e) {
-      throw new IllegalStateException("scale of StatefulSet " + name + " failed: " + e, e);
-    }
-    if (!response.isSuccessful()) {
-      throw new IllegalStateException(
-          "scale of StatefulSet "
-              + name
-              + " failed: HTTP "
-              + response.code()
-              + " "
-              + firstLine(response.body()));
-    }
+    return new Result(false, "CleanupFailed", why + ": not applied: " + PodWatch.describe(last));
   }
 
   private List<String> deletePods(String policy, Map<String, String> workerLabels) {
@@ -138,13 +96,5 @@ final class WorkerCleanup {
       deleted.add(p.getMetadata().getName());
     }
     return deleted;
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
   }
 }
