@@ -8,9 +8,11 @@ import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.SidecarJvm;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -204,7 +206,8 @@ public final class DglLauncherGenerator {
         .withRestartPolicy("Always")
         .withEnv(
             PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
-            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"))
+            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+            new EnvVar("JAVA_TOOL_OPTIONS", SidecarJvm.JAVA_TOOL_OPTIONS, null))
         .withResources(
             new ResourceRequirementsBuilder()
                 .withLimits(resources)

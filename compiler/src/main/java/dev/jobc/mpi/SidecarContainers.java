@@ -2,6 +2,7 @@ package dev.jobc.mpi;
 
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.SidecarJvm;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -26,16 +27,8 @@ public final class SidecarContainers {
 
   public static final String WAIT = "wait";
 
-  /**
-   * JVM options for a small watcher: serial GC, C1 only, a 16 MiB heap that gives memory back after
-   * a collection, bounded metaspace and code cache, no perf-data file (the root file system is
-   * read-only). The resident size they give is measured in bench/README.md.
-   */
-  public static final String JAVA_TOOL_OPTIONS =
-      "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k -Xms4m -Xmx16m"
-          + " -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=48m"
-          + " -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:-UsePerfData"
-          + " -XX:+ExitOnOutOfMemoryError";
+  /** JVM options for a small watcher (see {@link SidecarJvm}). */
+  public static final String JAVA_TOOL_OPTIONS = SidecarJvm.JAVA_TOOL_OPTIONS;
 
   /** Non-root user of the image (distroless' {@code nonroot}). */
   public static final long USER = 65532L;

@@ -209,7 +209,9 @@ final class LauncherSidecar {
     while (!termination.stopRequested()) {
       try {
         Job job = readJob();
-        if (job != null && Boolean.TRUE.equals(job.getSpec().getSuspend())) {
+        if (job != null
+            && job.getSpec() != null
+            && Boolean.TRUE.equals(job.getSpec().getSuspend())) {
           Log.info("launcher Job suspended: workers not scaled up");
           return;
         }
@@ -318,7 +320,8 @@ final class LauncherSidecar {
   private JobOutcome settle(Pod self, Job job, JobOutcome outcome) {
     long end = System.nanoTime() + SETTLE.toNanos();
     try {
-      if (JobOutcome.terminated(self, s.launcherContainer()) == null) {
+      if (JobOutcome.terminated(self, s.launcherContainer()) == null && running(self)) {
+        // Running as far as the API knows: kubelet's report of its end may still be on the way.
         self =
             client
                 .pods()
@@ -350,6 +353,12 @@ final class LauncherSidecar {
       Log.info("nothing more within " + SETTLE.toSeconds() + " s: " + PodWatch.describe(e));
     }
     return outcome;
+  }
+
+  /** Whether the API last saw the main container running (not waiting behind the gate). */
+  private boolean running(Pod self) {
+    ContainerStatus status = self == null ? null : Pods.container(self, s.launcherContainer());
+    return status != null && status.getState() != null && status.getState().getRunning() != null;
   }
 
   private static long remaining(long end) {

@@ -333,6 +333,28 @@ final class ApiStandIn implements AutoCloseable {
     return false;
   }
 
+  /** The launcher pod's main container runs (the gate has opened). */
+  void launcherRunning(String name, String container) {
+    edit(
+        NS,
+        name,
+        p ->
+            new PodBuilder(p)
+                .editStatus()
+                .withPhase("Running")
+                .withContainerStatuses(
+                    new ContainerStatusBuilder()
+                        .withName(container)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .build())
+                .endStatus()
+                .build());
+  }
+
   /** The launcher pod's main container has terminated with {@code code}. */
   void launcherEnded(String name, String container, int code) {
     launcherEnded(NS, name, container, code);

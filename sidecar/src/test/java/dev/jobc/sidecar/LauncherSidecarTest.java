@@ -517,6 +517,24 @@ class LauncherSidecarTest {
     assertThat(api.scalePatches).hasSize(1);
   }
 
+  /**
+   * kubelet stops the sidecar as soon as the main container has ended, and its report of that end
+   * may reach the API later than the stop: the stop waits for it rather than keep the workers.
+   */
+  @Test
+  void aLauncherEndReportedAfterTheStopStillDecides() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 0, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherRunning(LAUNCHER_POD, "mpi-launcher");
+    termination.requestStop();
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 2);
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).hasSize(1);
+  }
+
   /** Kueue suspends the Job: every worker goes, whatever cleanPodPolicy says (upstream too). */
   @Test
   void aSuspendedJobReleasesEveryWorkerEvenWithCleanPodPolicyNone() throws Exception {

@@ -446,6 +446,7 @@ class SidecarJarIT {
         () -> log(DglNaming.WORKER_RELEASE).contains("when this pod stops"),
         release);
     assertThat(api.scalePatches).as("nothing while the launcher runs").isEmpty();
+    printPeakRss(DglNaming.WORKER_RELEASE, release, kubelet, DglNaming.WORKER_RELEASE);
     release.destroy();
     assertThat(release.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
     assertThat(release.exitValue()).isZero();
