@@ -2,8 +2,16 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.ManifestCompiler;
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
@@ -88,6 +96,7 @@ class LauncherSidecarTest {
     client.close();
     api.close();
     assertThat(malformed).as("partial or malformed discover_hosts.sh seen").isEmpty();
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
     try (Stream<Path> files = Files.list(dir.resolve("out"))) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .as("no temporary file left behind")
@@ -95,7 +104,47 @@ class LauncherSidecarTest {
     }
   }
 
+  /**
+   * The launcher Role the compiler renders for this test's job (StatefulSet or bare-Pod workers):
+   * the stand-in answers 403 to any request of the sidecar it does not grant.
+   */
+  private static Role renderedRole(boolean podWorkers) {
+    String job =
+        """
+        apiVersion: kubeflow.org/v2beta1
+        kind: MPIJob
+        metadata: {name: pi, namespace: team}
+        spec:
+          runPolicy: {cleanPodPolicy: Running}
+          mpiReplicaSpecs:
+            Launcher:
+              replicas: 1
+              template:
+                spec:
+                  containers: [{name: mpi-launcher, image: mpi, command: [mpirun]}]
+            Worker:
+              replicas: 2
+              template:
+                spec:
+                  containers: [{name: worker, image: mpi}]
+        """;
+    CompileOptions options =
+        CompileOptions.defaults()
+            .with(OptionTable.WORKERS, podWorkers ? WorkerKind.PODS : WorkerKind.STATEFUL_SET);
+    CompileResult result =
+        new ManifestCompiler().compile(List.of(new Source("pi.yaml", job)), options);
+    assertThat(result.diagnostics()).isEmpty();
+    return result.objects().stream()
+        .map(o -> (HasMetadata) SidecarJarIT.YAML.unmarshal(o.yaml()))
+        .filter(Role.class::isInstance)
+        .map(Role.class::cast)
+        .filter(r -> r.getMetadata().getName().equals("pi-launcher"))
+        .findFirst()
+        .orElseThrow();
+  }
+
   private void runSidecar(int readyWorkers, String workerSet, String policy, int workerReplicas) {
+    api.role = RoleCheck.of(renderedRole(workerSet == null));
     var settings =
         new LauncherSidecar.Settings(
             ApiStandIn.NS,
