@@ -8,9 +8,12 @@ import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.RestrictedSecurityContext;
+import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -22,6 +25,7 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -61,6 +65,10 @@ public final class DglLauncherGenerator {
       main.addToEnv(env(DglPodParts.PHASE_ENV, "Launcher_Workload"));
     } else {
       List<Container> inits = DglPodParts.execPod(spec, name, plan);
+      if (releasesWorkers(plan)) {
+        // First, so it runs from the pod's start: a failed wait ends the pod too.
+        inits.add(0, workerRelease(plan, containers.get(0).getName()));
+      }
       if (plan.partitioner() != null) {
         inits.add(partitionerWatcher(plan));
       }
@@ -163,6 +171,64 @@ public final class DglLauncherGenerator {
             Integer.toString(plan.slots())));
     return DglPodParts.sidecar(plan, DglNaming.WORKER_WATCHER, args)
         .withVolumeMounts(mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT))
+        .build();
+  }
+
+  /**
+   * Whether the launcher releases the workers when it ends: dgl-operator ({@code
+   * dgljob_controller.go}, at {@code 47bff27}) deletes the workers of a finished DGLJob unless
+   * {@code cleanPodPolicy} is {@code None}.
+   */
+  static boolean releasesWorkers(DglJobPlan plan) {
+    return plan.workers() > 0 && !"None".equals(plan.job().cleanPodPolicy());
+  }
+
+  /**
+   * The native sidecar (an init container with {@code restartPolicy: Always}) that applies {@code
+   * cleanPodPolicy} when the launcher pod ends. The launcher is a bare Pod with restart policy
+   * Never, so any end is final: its main container ending (kubelet then stops the sidecar with
+   * SIGTERM), a failed wait, or the pod's deletion. The sidecar acts on SIGTERM, so it sends no
+   * request while the job runs.
+   */
+  private static Container workerRelease(DglJobPlan plan, String mainContainer) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "release",
+                "--clean-pod-policy",
+                plan.job().cleanPodPolicy(),
+                "--container",
+                mainContainer));
+    if (plan.workerKind() == WorkerKind.PODS) {
+      args.add("--selector");
+      args.add(
+          DglLabels.typeSelector(plan.name(), DglJob.WORKER).entrySet().stream()
+              .map(e -> e.getKey() + "=" + e.getValue())
+              .sorted()
+              .collect(java.util.stream.Collectors.joining(",")));
+    } else {
+      args.add("--worker-set");
+      args.add(Naming.workerSet(plan.name()));
+    }
+    Map<String, Quantity> resources = new LinkedHashMap<>();
+    resources.put("cpu", new Quantity("50m"));
+    resources.put("memory", new Quantity("128Mi"));
+    return new ContainerBuilder()
+        .withName(DglNaming.WORKER_RELEASE)
+        .withImage(plan.sidecarImage())
+        .withImagePullPolicy("IfNotPresent")
+        .withArgs(args)
+        .withRestartPolicy("Always")
+        .withEnv(
+            PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
+            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+            new EnvVar("JAVA_TOOL_OPTIONS", SidecarContainer.JAVA_TOOL_OPTIONS, null))
+        .withResources(
+            new ResourceRequirementsBuilder()
+                .withLimits(resources)
+                .withRequests(new LinkedHashMap<>(resources))
+                .build())
+        .withSecurityContext(RestrictedSecurityContext.of(false))
         .build();
   }
 

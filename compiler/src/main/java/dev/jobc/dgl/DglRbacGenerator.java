@@ -15,7 +15,8 @@ import java.util.List;
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher} (exec on the worker pods by name,
  * dgl-operator {@code buildRole}) and, where there is a partitioner, {@code <job>-partitioner}
  * (exec on the launcher, {@code buildPartitionerRole}), both with pods get/list/watch for the
- * sidecar's wait. Never an empty {@code resourceNames}: that would grant exec on every pod.
+ * sidecar's wait; the launcher's also lets its sidecar release the workers. Never an empty {@code
+ * resourceNames}: that would grant exec on every pod.
  */
 public final class DglRbacGenerator {
 
@@ -31,6 +32,11 @@ public final class DglRbacGenerator {
               ? Rbac.rule("", "pods", plan.workerPods(), "patch")
               : Rbac.rule(
                   "apps", "statefulsets/scale", List.of(Naming.workerSet(plan.name())), "patch"));
+    }
+    for (PolicyRule rule : releaseRules(plan)) {
+      if (!start.contains(rule)) {
+        start.add(rule);
+      }
     }
     List<HasMetadata> out =
         new ArrayList<>(
@@ -51,5 +57,21 @@ public final class DglRbacGenerator {
               List.of(plan.launcher().pod())));
     }
     return out;
+  }
+
+  /**
+   * What the launcher's {@code jobc-release-workers} sidecar needs: the worker StatefulSet's scale
+   * by name, or the worker pods by name, and Events on the launcher pod.
+   */
+  private static List<PolicyRule> releaseRules(DglJobPlan plan) {
+    if (!DglLauncherGenerator.releasesWorkers(plan)) {
+      return List.of();
+    }
+    return List.of(
+        plan.workerKind() == WorkerKind.PODS
+            ? Rbac.rule("", "pods", plan.workerPods(), "delete")
+            : Rbac.rule(
+                "apps", "statefulsets/scale", List.of(Naming.workerSet(plan.name())), "patch"),
+        Rbac.rule("", "events", null, "create"));
   }
 }

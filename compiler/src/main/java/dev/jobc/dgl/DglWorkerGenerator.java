@@ -67,10 +67,11 @@ public final class DglWorkerGenerator {
             plan.namespace(),
             MpiLabels.objectLabels(plan.name()),
             Metadata.objectAnnotations(plan.job().options()));
-    if (plan.workersAfterPartitioning()) {
-      // The launcher's sidecar scales this StatefulSet up after partitioning. Flux would apply
-      // replicas 0 again on its next reconciliation; with IfNotPresent it creates the object when
-      // missing and leaves it alone otherwise (Argo CD: ignoreDifferences, see README).
+    if (plan.workersAfterPartitioning() || DglLauncherGenerator.releasesWorkers(plan)) {
+      // The launcher's sidecar scales this StatefulSet up after partitioning, and to 0 when it
+      // releases the workers. Flux would apply the rendered replicas again on its next
+      // reconciliation; with IfNotPresent it creates the object when missing and leaves it alone
+      // otherwise (Argo CD: ignoreDifferences, see README).
       Metadata.annotate(meta, Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
     }
     return List.of(

@@ -12,24 +12,37 @@ import java.util.List;
 /**
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher}: what {@code kubexec.sh} needs to run
  * {@code kubectl exec} (mpi-operator v1's launcher RBAC), and what the {@code jobc-sidecar} needs:
- * watching pods (already granted), patching the worker StatefulSet's scale by name (only when
- * {@code cleanPodPolicy} asks for a clean-up) and creating Events. {@code pods/exec} is granted on
- * the worker pods by name only, and left out entirely when there are no workers: an empty {@code
- * resourceNames} would grant exec on every pod in the namespace. When the launcher template names a
- * ServiceAccount, the Role is bound to that one and no ServiceAccount is rendered.
+ * watching pods (already granted), reading its launcher Job by name, reading and patching the
+ * worker StatefulSet's scale by name (or deleting the worker pods by name) and creating Events.
+ * {@code pods/exec} is granted on the worker pods by name only, and left out entirely when there
+ * are no workers: an empty {@code resourceNames} would grant exec on every pod in the namespace.
+ * When the launcher template names a ServiceAccount, the Role is bound to that one and no
+ * ServiceAccount is rendered.
  */
 public final class LauncherRbacGenerator {
 
   public List<HasMetadata> generate(MpiJobPlan plan) {
     List<PolicyRule> sidecar = new ArrayList<>();
-    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
-      // The sidecar's clean-up: the one StatefulSet's scale, or the worker pods by name.
+    if (plan.workers() > 0) {
+      // The sidecar releases the workers when the job has finished (cleanPodPolicy) or is
+      // suspended (always, as mpi-operator v0.8.2 deletes workers on suspension), and scales the
+      // StatefulSet back up when a launcher starts and finds it at 0: the one StatefulSet's scale,
+      // or the worker pods by name.
       sidecar.add(
           plan.podWorkers()
               ? Rbac.rule("", "pods", plan.roleExecPods(), "delete")
               : Rbac.rule(
-                  "apps", "statefulsets/scale", List.of(Naming.workerSet(plan.name())), "patch"));
+                  "apps",
+                  "statefulsets/scale",
+                  List.of(Naming.workerSet(plan.name())),
+                  "get",
+                  "patch"));
     }
+    // It reads its own Job (suspension, final conditions, backoffLimit and failures so far) to
+    // tell a final end from one the Job will retry; list and watch carry a metadata.name field
+    // selector, which RBAC matches against resourceNames.
+    sidecar.add(
+        Rbac.rule("batch", "jobs", List.of(Naming.launcher(plan.name())), "get", "list", "watch"));
     // The sidecar reports the gate and the clean-up as Events on the launcher Job.
     sidecar.add(Rbac.rule("", "events", null, "create"));
     return Rbac.objects(

@@ -58,6 +58,7 @@ public final class MpiJobValidator {
     warnAboutSshd(job, out);
     warnAboutTtl(job, out);
     KubexecSessions.validate(job, out);
+    validateSuspend(job, out);
     GangValidator.validate(job, out);
     return out;
   }
@@ -127,6 +128,18 @@ public final class MpiJobValidator {
           job.launcherCreationPolicy(),
           List.of("AtStartup", "WaitForWorkersReady"),
           out);
+      if ("WaitForWorkersReady".equals(job.launcherCreationPolicy())) {
+        // mpi-operator v0.8.2 (mpi_job_controller.go syncHandler) creates the launcher Job only
+        // once every worker pod is Ready; with no controller, the Job is applied with the rest.
+        out.add(
+            Finding.warning(
+                SPEC.child("launcherCreationPolicy"),
+                "WaitForWorkersReady: mpi-operator creates the launcher Job only once every worker"
+                    + " is Ready; jobc creates it with the workers, so the launcher pod is"
+                    + " scheduled at once and its resource requests are held while the workers"
+                    + " start. Only its main container waits until every worker is Ready (the"
+                    + " jobc-sidecar's startup probe), as with AtStartup"));
+      }
     }
     if (job.mainContainer() != null && !Dns.dns1123Label(job.mainContainer()).isEmpty()) {
       out.add(
@@ -431,9 +444,28 @@ public final class MpiJobValidator {
   }
 
   /**
+   * mpi-operator v0.8.2 creates no worker pod while the MPIJob is suspended and creates them on
+   * resumption. Without an operator, the launcher's sidecar scales the worker StatefulSet up when
+   * the Job is resumed; bare worker Pods cannot be created then (nothing holds their template).
+   */
+  private static void validateSuspend(MpiJobModel job, List<Finding> out) {
+    if (job.suspend()
+        && job.maxWorkers() > 0
+        && job.options().get(OptionTable.WORKERS) == WorkerKind.PODS) {
+      out.add(
+          error(
+              Code.INVALID,
+              MpiPaths.RUN_POLICY.child("suspend"),
+              "Invalid value: true: a suspended job needs StatefulSet workers (--workers"
+                  + " statefulset): it starts with none, and only a StatefulSet can be scaled up"
+                  + " when the Job is resumed; bare worker Pods would run while it is suspended"));
+    }
+  }
+
+  /**
    * mpi-operator v2beta1 images start {@code sshd} on workers, keyed by the Secret the operator
-   * generated. Under the kubexec transport nothing provides those keys, and sshd may refuse to
-   * start; the user should know before the pods crash-loop.
+   * generated. Under the kubexec transport nothing provides those keys, so sshd would exit and the
+   * worker crash-loop: {@link WorkerTemplates} runs the idle command instead, and this says so.
    */
   private static void warnAboutSshd(MpiJobModel job, List<Finding> out) {
     ReplicaSpec worker = job.worker();
@@ -444,22 +476,40 @@ public final class MpiJobValidator {
         || containers(worker).isEmpty()) {
       return;
     }
-    List<String> command = containers(worker).get(0).getCommand();
-    if (command != null && !command.isEmpty() && command.get(0).endsWith("sshd")) {
-      out.add(
-          Finding.warning(
-              job.paths()
-                  .worker()
-                  .child("template")
-                  .child("spec")
-                  .child("containers")
-                  .index(0)
-                  .child("command"),
-              "workers run sshd, but the kubexec transport reaches them with kubectl exec, and"
-                  + " jobc never generates the SSH key Secret mpi-operator mounts for sshd; drop"
-                  + " command and args (workers then run \"sleep 365d\"), or use --transport ssh"
-                  + " with an existing Secret"));
+    Container main = containers(worker).get(0);
+    WorkerTemplates.SshdWord sshd = WorkerTemplates.sshdWord(main);
+    if (sshd == null) {
+      return;
     }
+    List<String> dropped = new ArrayList<>();
+    if (WorkerTemplates.probesPort(main.getReadinessProbe())) {
+      dropped.add("readinessProbe");
+    }
+    if (WorkerTemplates.probesPort(main.getLivenessProbe())) {
+      dropped.add("livenessProbe");
+    }
+    if (WorkerTemplates.probesPort(main.getStartupProbe())) {
+      dropped.add("startupProbe");
+    }
+    out.add(
+        Finding.warning(
+            job.paths()
+                .worker()
+                .child("template")
+                .child("spec")
+                .child("containers")
+                .index(0)
+                .child(sshd.field())
+                .index(sshd.index()),
+            "workers start sshd, but the kubexec transport reaches them with kubectl exec and"
+                + " nothing provides the SSH keys mpi-operator generated for sshd (it would exit"
+                + " and the worker crash-loop); jobc runs \"sleep 365d\" instead"
+                + (dropped.isEmpty()
+                    ? ""
+                    : " and drops the "
+                        + String.join(" and ", dropped)
+                        + " on a port, which nothing would answer")
+                + ". To keep sshd, use --transport ssh with an existing Secret"));
   }
 
   private static List<Container> containers(ReplicaSpec spec) {

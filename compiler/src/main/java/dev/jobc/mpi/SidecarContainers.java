@@ -1,6 +1,5 @@
 package dev.jobc.mpi;
 
-import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.SidecarContainer;
@@ -56,11 +55,11 @@ public final class SidecarContainers {
     add(args, "--ready-workers", Integer.toString(plan.workers()));
     if (plan.workers() > 0 && !plan.podWorkers()) {
       add(args, "--worker-set", Naming.workerSet(plan.name()));
+      // Scaled up to this when the launcher starts and finds the workers at 0 (rendered at 0 while
+      // the job is suspended, or released by a suspension or an earlier end).
+      add(args, "--worker-replicas", Integer.toString(plan.workers()));
     }
     add(args, "--clean-pod-policy", cleanPodPolicy(plan));
-    if (cleansOnFailure(plan)) {
-      args.add("--clean-on-failure");
-    }
     add(args, "--launcher-container", launcherContainer);
     add(args, "--config-dir", Naming.SIDECAR_CONFIG_MOUNT);
     add(args, "--output-dir", Naming.CONFIG_MOUNT);
@@ -153,20 +152,6 @@ public final class SidecarContainers {
   static String cleanPodPolicy(MpiJobPlan plan) {
     String policy = plan.job().cleanPodPolicy();
     return plan.workers() == 0 || policy == null ? "None" : policy;
-  }
-
-  /**
-   * Whether a failed launcher is final, so that workers are released on failure too: only when the
-   * Job never retries (restart policy Never and backoffLimit 0, mpi-operator v1's bare launcher
-   * Pod). Otherwise a failure may be followed by another attempt that needs the workers; upstream
-   * cleans up only once the whole job has finished.
-   */
-  static boolean cleansOnFailure(MpiJobPlan plan) {
-    Integer backoff = plan.job().backoffLimit();
-    if (backoff == null && plan.era() == MpiEra.V1) {
-      backoff = 0;
-    }
-    return "Never".equals(plan.job().launcher().restartPolicy()) && backoff != null && backoff == 0;
   }
 
   private static void add(List<String> args, String option, String value) {

@@ -11,12 +11,9 @@ import java.util.Map;
 /**
  * Worker StatefulSet {@code <job>-worker}: pods {@code <job>-worker-<i>} under the job's headless
  * Service, started in parallel. StatefulSets only accept {@code restartPolicy: Always}, so a lost
- * worker comes back without an operator.
+ * worker comes back without an operator. A suspended job's StatefulSet has no replicas.
  */
 public final class WorkerStatefulSetGenerator {
-  /** Flux kustomize-controller's per-object server-side apply policy. */
-  public static final String FLUX_SSA = Metadata.FLUX_SSA;
-
   public StatefulSet generate(MpiJobPlan plan) {
     var labels = MpiLabels.objectLabels(plan.name());
     labels.putAll(plan.kueueLabels());
@@ -26,15 +23,15 @@ public final class WorkerStatefulSetGenerator {
             plan.namespace(),
             labels,
             Metadata.objectAnnotations(plan.options()));
-    if (!"None".equals(SidecarContainers.cleanPodPolicy(plan))) {
-      // The sidecar scales this StatefulSet to 0 when the launcher ends. Flux would apply
-      // spec.replicas again on its next reconciliation and start the workers anew; with
-      // IfNotPresent it creates the object when missing and leaves it alone otherwise.
-      // (Argo CD needs ignoreDifferences on the Application instead: see README.)
-      Metadata.annotate(meta, Map.of(FLUX_SSA, "IfNotPresent"));
-    }
+    // The sidecar scales this StatefulSet: to 0 when the job is suspended or has finished, back up
+    // when a launcher starts. Flux would apply spec.replicas again on its next reconciliation;
+    // with IfNotPresent it creates the object when missing and leaves it alone otherwise. (Argo CD
+    // needs ignoreDifferences on the Application instead: see README.)
+    Metadata.annotate(meta, Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
     StatefulSetSpec spec = new StatefulSetSpec();
-    spec.setReplicas(plan.workers());
+    // mpi-operator v0.8.2 creates no worker while the MPIJob is suspended; the sidecar of the
+    // launcher pod the Job creates on resumption scales this up.
+    spec.setReplicas(plan.job().suspend() ? 0 : plan.workers());
     spec.setServiceName(Naming.service(plan.name()));
     spec.setPodManagementPolicy("Parallel");
     LabelSelector selector = new LabelSelector();

@@ -12,6 +12,7 @@ import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Probe;
 import java.util.List;
 
 /**
@@ -19,6 +20,13 @@ import java.util.List;
  * (GPU limits included) with jobc's labels, DNS search path, transport wiring, and a default
  * command only when the main container has neither command nor args ({@code sleep 365d} for kubexec
  * as mpi-operator v1; {@code /usr/sbin/sshd -De} for ssh as v2beta1).
+ *
+ * <p>Under kubexec a main container that starts {@code sshd} runs {@code sleep 365d} instead:
+ * mpi-operator v0.8.2's own {@code examples/v2beta1/pi/pi-intel.yaml} and {@code pi-mpich.yaml}
+ * start {@code /usr/sbin/sshd} through {@code args}, and without the key Secret the operator
+ * generates (jobc never does) sshd exits ("no hostkeys available") and the worker crash-loops.
+ * Probes of that container on a port (their readiness probe on sshd's 2222) are dropped with it:
+ * nothing listens there any more, so they could never pass and the launcher would wait forever.
  */
 final class WorkerTemplates {
   private WorkerTemplates() {}
@@ -45,7 +53,19 @@ final class WorkerTemplates {
         plan.options().get(OptionTable.CLUSTER_DOMAIN));
 
     Container main = spec.getContainers().get(0);
-    if (isEmpty(main.getCommand()) && isEmpty(main.getArgs())) {
+    if (!plan.ssh() && sshdWord(main) != null) {
+      main.setCommand(List.of("sleep"));
+      main.setArgs(List.of("365d"));
+      if (probesPort(main.getReadinessProbe())) {
+        main.setReadinessProbe(null);
+      }
+      if (probesPort(main.getLivenessProbe())) {
+        main.setLivenessProbe(null);
+      }
+      if (probesPort(main.getStartupProbe())) {
+        main.setStartupProbe(null);
+      }
+    } else if (isEmpty(main.getCommand()) && isEmpty(main.getArgs())) {
       if (plan.ssh()) {
         main.setCommand(List.of("/usr/sbin/sshd"));
         main.setArgs(List.of("-De"));
@@ -81,6 +101,32 @@ final class WorkerTemplates {
     }
     GangScheduling.decorate(plan.gang(), plan.name(), template);
     return template;
+  }
+
+  /** Where a word of the container's command, then args, names {@code sshd}; or {@code null}. */
+  static SshdWord sshdWord(Container c) {
+    for (String field : List.of("command", "args")) {
+      List<String> words = "command".equals(field) ? c.getCommand() : c.getArgs();
+      for (int i = 0; words != null && i < words.size(); i++) {
+        // A word of an element, so "sh -c '/usr/sbin/sshd -De'" counts too; a file name, so
+        // "-f /home/mpiuser/.sshd_config" does not.
+        for (String word : String.valueOf(words.get(i)).split("[\\s;&|'\"]+")) {
+          if (word.equals("sshd") || word.endsWith("/sshd")) {
+            return new SshdWord(field, i);
+          }
+        }
+      }
+    }
+    return null;
+  }
+
+  /** Element {@code index} of the container's {@code field} ({@code command} or {@code args}). */
+  record SshdWord(String field, int index) {}
+
+  /** A probe on a port (TCP, HTTP, gRPC): it needs a server in the container. */
+  static boolean probesPort(Probe probe) {
+    return probe != null
+        && (probe.getTcpSocket() != null || probe.getHttpGet() != null || probe.getGrpc() != null);
   }
 
   private static boolean isEmpty(List<String> list) {

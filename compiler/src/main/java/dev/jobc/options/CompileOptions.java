@@ -15,6 +15,12 @@ public final class CompileOptions {
   /** The Flux kustomize-controller annotation that turns off post-build substitution per object. */
   public static final String FLUX_SUBSTITUTE_ANNOTATION = "kustomize.toolkit.fluxcd.io/substitute";
 
+  /**
+   * Flux kustomize-controller's per-object server-side apply policy: {@code IfNotPresent} on a
+   * worker StatefulSet the sidecar scales, so Flux creates it when missing and leaves it alone.
+   */
+  public static final String FLUX_SSA_ANNOTATION = "kustomize.toolkit.fluxcd.io/ssa";
+
   private static final CompileOptions DEFAULTS = defaultsOf();
 
   private final Object[] values;

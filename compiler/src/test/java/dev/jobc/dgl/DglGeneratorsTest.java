@@ -123,7 +123,8 @@ class DglGeneratorsTest {
   void withoutAPartitionerTheWorkersStartAtOnce() {
     DglJobPlan plan =
         plan(
-            JOB.replace("DGL-API", "DistParMETIS")
+            // cleanPodPolicy None: no release at the end either, so nothing scales the workers.
+            JOB.replace("DGL-API", "DistParMETIS\n  cleanPodPolicy: None")
                 .replace(
                     "  namespace: ml\n",
                     "  namespace: ml\n  annotations: {jobc.dev/dist-parmetis-image: \"true\"}\n"),

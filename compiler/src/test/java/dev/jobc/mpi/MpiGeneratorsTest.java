@@ -101,6 +101,63 @@ class MpiGeneratorsTest {
     assertThat(own.getSpec().getContainers().get(0).getArgs()).isNullOrEmpty();
   }
 
+  /**
+   * Under kubexec a worker that starts sshd, in command or args, directly or through a shell,
+   * sleeps instead, and loses its probes on a port; a file merely named like sshd does not count,
+   * and the ssh transport keeps sshd.
+   */
+  @Test
+  void workersThatStartSshdSleepUnderKubexecWithoutTheirPortProbes() {
+    int at = PI.indexOf("- name: worker");
+    String fields = " ".repeat(at - PI.lastIndexOf('\n', at) - 1 + 2);
+    for (String start :
+        List.of(
+            "args: [/usr/sbin/sshd, -De, -f, /home/mpiuser/.sshd_config]",
+            "command: [/entrypoint.sh]\n" + fields + "args: [sshd, -De]",
+            "command: [sh, -c, 'ulimit -n 1024; exec /usr/sbin/sshd -De']")) {
+      String yaml =
+          PI.replace(
+              "- name: worker\n",
+              "- name: worker\n"
+                  + fields
+                  + start
+                  + "\n"
+                  + fields
+                  + "readinessProbe: {tcpSocket: {port: 2222}}\n"
+                  + fields
+                  + "livenessProbe: {exec: {command: [true]}}\n");
+      Container kubexec =
+          WorkerTemplates.build(plan(yaml, CompileOptions.defaults()), "Always")
+              .getSpec()
+              .getContainers()
+              .get(0);
+      assertThat(kubexec.getCommand()).as(start).containsExactly("sleep");
+      assertThat(kubexec.getArgs()).as(start).containsExactly("365d");
+      assertThat(kubexec.getReadinessProbe()).as("a probe on sshd's port").isNull();
+      assertThat(kubexec.getLivenessProbe()).as("an exec probe can still pass").isNotNull();
+
+      Container ssh =
+          WorkerTemplates.build(
+                  plan(yaml, CompileOptions.defaults().with(OptionTable.SSH_SECRET, "keys")),
+                  "Always")
+              .getSpec()
+              .getContainers()
+              .get(0);
+      assertThat(ssh.getReadinessProbe()).as("ssh keeps sshd and its probe").isNotNull();
+    }
+    String config =
+        PI.replace(
+            "- name: worker\n",
+            "- name: worker\n" + fields + "args: [serve, --config, /etc/sshd_config.d/x]\n");
+    assertThat(
+            WorkerTemplates.build(plan(config, CompileOptions.defaults()), "Always")
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getArgs())
+        .containsExactly("serve", "--config", "/etc/sshd_config.d/x");
+  }
+
   @Test
   void theWorkerSearchPathUsesTheClusterDomainOption() {
     PodTemplateSpec plain = WorkerTemplates.build(plan(PI, CompileOptions.defaults()), "Always");

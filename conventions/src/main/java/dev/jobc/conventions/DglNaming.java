@@ -53,6 +53,12 @@ public final class DglNaming {
   public static final String PARTITIONER_WATCHER = "watcher-loop-partitioner";
   public static final String WORKER_WATCHER = "watcher-loop-worker";
 
+  /**
+   * The launcher's native sidecar that releases the workers by {@code cleanPodPolicy} when the
+   * launcher pod ends (dgl-operator deletes them once the DGLJob has finished).
+   */
+  public static final String WORKER_RELEASE = "jobc-release-workers";
+
   public static final String KUBEXEC = "kubexec.sh";
   public static final String HOSTFILE = "hostfile";
   public static final String PARTFILE = "partfile";

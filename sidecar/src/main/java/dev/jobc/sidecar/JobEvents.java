@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -48,6 +49,26 @@ final class JobEvents {
                 .build();
       }
     }
+  }
+
+  /** Records about {@code target} instead (a DGLJob's launcher is a bare Pod). */
+  void about(ObjectReference target) {
+    job = target;
+  }
+
+  /** Takes the Job's identity from the Job itself. */
+  void owner(Job launcherJob) {
+    if (job != null || launcherJob.getMetadata().getUid() == null) {
+      return;
+    }
+    job =
+        new ObjectReferenceBuilder()
+            .withApiVersion("batch/v1")
+            .withKind("Job")
+            .withName(launcherJob.getMetadata().getName())
+            .withNamespace(namespace)
+            .withUid(launcherJob.getMetadata().getUid())
+            .build();
   }
 
   void record(String type, String reason, String message) {

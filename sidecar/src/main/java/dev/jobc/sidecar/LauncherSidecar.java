@@ -7,15 +7,18 @@ import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code run} sidecar beside an MPI launcher. It copies {@code hostfile} and {@code kubexec.sh}
@@ -29,9 +32,22 @@ import java.util.TreeMap;
  *   <li>once {@code readyWorkers} workers are Ready, the ready file is created: the container's
  *       startup probe tests for it, and kubelet starts the launcher's main container only then
  *       (mpi-operator v1's kubectl-delivery and v2beta1's {@code WaitForWorkersReady});
- *   <li>when the launcher's main container has ended for good, {@code cleanPodPolicy} is applied
- *       and reported as an Event on the launcher Job.
+ *   <li>when the launcher Job has finished, succeeded or failed, {@code cleanPodPolicy} is applied;
+ *       when it is suspended, every worker is released; both are reported as Events on the Job.
+ *   <li>at start, a worker StatefulSet found at 0 replicas (rendered so while the job is suspended,
+ *       or released by a suspension or an earlier end) is scaled up to {@code workerReplicas}: a
+ *       launcher pod exists only while its Job runs, so this is the resumption.
  * </ul>
+ *
+ * <p>Design: with no operator, the only process that lives exactly as long as a run is this one, so
+ * it decides when the workers go. A success is seen on the watch; every other end reaches it as
+ * SIGTERM (kubelet stops native sidecars once the main container has ended; the Job controller
+ * deletes the pod on suspension, {@code DeadlineExceeded} or a used-up {@code backoffLimit}). Then
+ * it reads its Job and decides with {@link JobOutcome}, waiting at most {@link #SETTLE} for a
+ * status the kubelet or the Job controller has not written yet. Owner references from the workers
+ * to the Job were rejected: they need the Job's UID (unknown when rendering, so the sidecar would
+ * have to patch the StatefulSet itself, a wider grant), act only when the Job is deleted rather
+ * than when it ends, and a GitOps tool would re-create the collected workers.
  */
 final class LauncherSidecar {
   /** Everything {@code run} is told on its command line. */
@@ -46,7 +62,7 @@ final class LauncherSidecar {
       int readyWorkers,
       String workerSet,
       String cleanPodPolicy,
-      boolean cleanOnFailure,
+      int workerReplicas,
       String launcherContainer,
       Path configDir,
       Path outputDir,
@@ -54,11 +70,22 @@ final class LauncherSidecar {
 
   static final String DISCOVER_HOSTS = "discover_hosts.sh";
 
+  /**
+   * How long the stop waits for the kubelet to report the main container's end, or (Kubernetes
+   * before 1.31, which deletes the pods before it writes {@code Failed}) for the Job's final
+   * condition. Well inside {@link Termination#GRACE}, which the clean-up needs too.
+   */
+  static final Duration SETTLE = Duration.ofSeconds(5);
+
+  /** The longest pause between attempts of the scale-up at start. */
+  static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
   private final KubernetesClient client;
   private final Settings s;
   private final JobEvents events;
   private final WorkerCleanup cleanup;
   private final Termination termination;
+  private final WorkerScale scale;
   private final Map<String, String> workerLabels;
   private String written;
   private boolean gateOpen;
@@ -71,6 +98,7 @@ final class LauncherSidecar {
     this.termination = termination;
     this.events = new JobEvents(client, s.namespace(), Naming.launcher(s.job()), s.pod());
     this.cleanup = new WorkerCleanup(client, s.namespace());
+    this.scale = new WorkerScale(client, s.namespace());
     this.workerLabels = MpiLabels.roleSelector(s.era(), s.job(), MpiLabels.WORKER);
   }
 
@@ -80,6 +108,7 @@ final class LauncherSidecar {
     PodWatch watch =
         new PodWatch(client, s.namespace(), MpiLabels.jobSelector(s.era(), s.job()), this::onPods);
     try {
+      resume();
       termination.awaitStop();
       // Before closing the watch: closing interrupts its event thread, which may be in the middle
       // of a clean-up (kubelet sends SIGTERM right after the launcher has ended); finish() waits
@@ -167,62 +196,189 @@ final class LauncherSidecar {
         ready + " worker(s) Ready (" + s.readyWorkers() + " needed): the launcher starts");
   }
 
-  /** Applies the clean-up once the launcher's main container has ended for good. */
+  /**
+   * Scales the worker StatefulSet up to {@code workerReplicas} when it is at 0 and the Job is not
+   * suspended; again after an API error, until done or stopped. A StatefulSet already scaled (by
+   * hand, or elastically beyond its initial size) is left as it is.
+   */
+  void resume() throws InterruptedException {
+    if (s.workerSet() == null || s.workerReplicas() <= 0) {
+      return;
+    }
+    Duration backoff = WorkerCleanup.FIRST_BACKOFF;
+    while (!termination.stopRequested()) {
+      try {
+        Job job = readJob();
+        if (job != null
+            && job.getSpec() != null
+            && Boolean.TRUE.equals(job.getSpec().getSuspend())) {
+          Log.info("launcher Job suspended: workers not scaled up");
+          return;
+        }
+        if (scale.replicas(s.workerSet()) == 0) {
+          scale.scale(s.workerSet(), s.workerReplicas());
+          events.record(
+              JobEvents.NORMAL,
+              "WorkersResumed",
+              "StatefulSet " + s.workerSet() + " scaled from 0 to " + s.workerReplicas());
+        }
+        return;
+      } catch (RuntimeException e) {
+        Log.info("scale-up of the workers failed, will retry: " + PodWatch.describe(e));
+        if (termination.awaitStop(backoff)) {
+          return;
+        }
+        backoff =
+            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
+                ? MAX_BACKOFF
+                : backoff.multipliedBy(2);
+      }
+    }
+  }
+
+  /** On the watch: a launcher that exited 0 has finished the Job (one completion). */
   private void checkLauncher(Pod self) {
     if (cleaned) {
       return;
     }
-    ContainerStatus status = Pods.container(self, s.launcherContainer());
-    if (status == null || status.getState() == null) {
-      return;
-    }
-    ContainerStateTerminated ended = status.getState().getTerminated();
+    ContainerStateTerminated ended = JobOutcome.terminated(self, s.launcherContainer());
     if (ended == null) {
       return;
     }
     int code = ended.getExitCode() == null ? -1 : ended.getExitCode();
-    if (code != 0 && !s.cleanOnFailure()) {
-      int restarts = status.getRestartCount() == null ? 0 : status.getRestartCount();
-      if (restarts != reportedRestarts) {
-        reportedRestarts = restarts;
-        // The Job may run the launcher again (restartPolicy OnFailure, or a new pod within
-        // backoffLimit); upstream cleans up only when the whole MPIJob has finished.
-        Log.info("launcher exited with " + code + "; it may be retried, workers kept");
-      }
+    if (code == 0) {
+      conclude(new JobOutcome(JobOutcome.Kind.SUCCEEDED, "launcher succeeded"));
+      return;
+    }
+    ContainerStatus status = Pods.container(self, s.launcherContainer());
+    int restarts = status.getRestartCount() == null ? 0 : status.getRestartCount();
+    if (restarts != reportedRestarts) {
+      reportedRestarts = restarts;
+      // Whether the Job runs the launcher again is decided when this pod stops (finish).
+      Log.info("launcher exited with " + code + "; the workers' fate is decided at the stop");
+    }
+  }
+
+  /** Applies what {@code outcome} asks for, once. */
+  private void conclude(JobOutcome outcome) {
+    if (!outcome.decided()) {
+      events.record(
+          JobEvents.NORMAL,
+          "WorkersKept",
+          outcome.description() + "; the workers are kept for the Job's next launcher");
       return;
     }
     cleaned = true;
-    String outcome = code == 0 ? "succeeded" : "failed (exit code " + code + ")";
     try {
       WorkerCleanup.Result r =
-          cleanup.apply(s.cleanPodPolicy(), s.workerSet(), workerLabels, termination);
+          outcome.kind() == JobOutcome.Kind.SUSPENDED
+              ? cleanup.suspend(s.workerSet(), workerLabels, termination)
+              : cleanup.apply(s.cleanPodPolicy(), s.workerSet(), workerLabels, termination);
       events.record(
           r.ok() ? JobEvents.NORMAL : JobEvents.WARNING,
           r.reason(),
-          "launcher " + outcome + "; " + r.message());
+          outcome.description() + "; " + r.message());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
   /**
-   * On SIGTERM: kubelet stops a native sidecar after the main containers have ended, possibly
-   * before the watch has delivered the launcher's final status, so read it once more. Synchronized
+   * On SIGTERM: read the launcher pod and its Job once more and decide (see {@link JobOutcome}).
+   * kubelet stops a native sidecar right after the main container has ended, possibly before the
+   * watch has delivered that, or before its own status report has reached the API; so an undecided
+   * outcome waits up to {@link #SETTLE} for the pod's end and the Job's condition. Synchronized
    * with {@link #onPods}, so a clean-up the watch has started completes first.
    */
   synchronized void finish() {
     if (cleaned) {
       return;
     }
+    Pod self = null;
+    Job job = null;
     try {
-      Pod self = client.pods().inNamespace(s.namespace()).withName(s.pod()).get();
+      self = client.pods().inNamespace(s.namespace()).withName(s.pod()).get();
       if (self != null) {
         events.owner(self);
-        checkLauncher(self);
       }
     } catch (RuntimeException e) {
       Log.info("could not read the launcher pod at exit: " + PodWatch.describe(e));
     }
+    try {
+      job = readJob();
+    } catch (RuntimeException e) {
+      Log.info("could not read the launcher Job at exit: " + PodWatch.describe(e));
+    }
+    JobOutcome outcome = JobOutcome.of(job, self, s.launcherContainer());
+    if (!outcome.decided()) {
+      outcome = settle(self, job, outcome);
+    }
+    conclude(outcome);
+  }
+
+  /** Waits up to {@link #SETTLE} for the launcher's end and its Job's verdict to be written. */
+  private JobOutcome settle(Pod self, Job job, JobOutcome outcome) {
+    long end = System.nanoTime() + SETTLE.toNanos();
+    try {
+      if (JobOutcome.terminated(self, s.launcherContainer()) == null && running(self)) {
+        // Running as far as the API knows: kubelet's report of its end may still be on the way.
+        self =
+            client
+                .pods()
+                .inNamespace(s.namespace())
+                .withName(s.pod())
+                .waitUntilCondition(
+                    p -> p == null || JobOutcome.terminated(p, s.launcherContainer()) != null,
+                    remaining(end),
+                    TimeUnit.NANOSECONDS);
+        job = readJob();
+        outcome = JobOutcome.of(job, self, s.launcherContainer());
+      }
+      if (!outcome.decided() && job != null) {
+        Pod ended = self;
+        job =
+            client
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(s.namespace())
+                .withName(Naming.launcher(s.job()))
+                .waitUntilCondition(
+                    j -> JobOutcome.of(j, ended, s.launcherContainer()).decided(),
+                    remaining(end),
+                    TimeUnit.NANOSECONDS);
+        outcome = JobOutcome.of(job, self, s.launcherContainer());
+      }
+    } catch (RuntimeException e) {
+      Log.info("nothing more within " + SETTLE.toSeconds() + " s: " + PodWatch.describe(e));
+    }
+    return outcome;
+  }
+
+  /** Whether the API last saw the main container running (not waiting behind the gate). */
+  private boolean running(Pod self) {
+    ContainerStatus status = self == null ? null : Pods.container(self, s.launcherContainer());
+    return status != null && status.getState() != null && status.getState().getRunning() != null;
+  }
+
+  private static long remaining(long end) {
+    return Math.max(1, end - System.nanoTime());
+  }
+
+  /** The launcher Job, or {@code null} when it does not exist. */
+  private Job readJob() {
+    Job job =
+        client
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(s.namespace())
+            .withName(Naming.launcher(s.job()))
+            .get();
+    if (job != null) {
+      events.owner(job);
+    }
+    return job;
   }
 
   /** Whether the gate is open (tests). */

@@ -8,14 +8,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code jobc-sidecar wait|run|tfjob [options]}. Exit codes: 0 ok, 1 failure (timeout, failed pod,
- * API error after retries), 2 usage.
+ * {@code jobc-sidecar wait|run|release|tfjob [options]}. Exit codes: 0 ok, 1 failure (timeout,
+ * failed pod, API error after retries), 2 usage.
  */
 @Command(
     name = "jobc-sidecar",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    subcommands = {WaitCommand.class, RunCommand.class, TfJobCommand.class},
+    subcommands = {WaitCommand.class, RunCommand.class, ReleaseCommand.class, TfJobCommand.class},
     description = "Run-time helper for jobs rendered by jobc.")
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -39,7 +39,7 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "give a command: wait, run or tfjob");
+        spec.commandLine(), "give a command: wait, run, release or tfjob");
   }
 
   /** Gives subcommands the process' termination. */
@@ -51,6 +51,9 @@ public final class Main implements Runnable {
       }
       if (cls == RunCommand.class) {
         return cls.cast(new RunCommand(termination));
+      }
+      if (cls == ReleaseCommand.class) {
+        return cls.cast(new ReleaseCommand(termination));
       }
       if (cls == TfJobCommand.class) {
         return cls.cast(new TfJobCommand(termination));

@@ -81,13 +81,15 @@ final class RunCommand implements Callable<Integer> {
   @Option(
       names = "--clean-pod-policy",
       paramLabel = "None|Running|All",
-      description = "Applied when the launcher has ended (default: None).")
+      description = "Applied when the launcher Job has finished (default: None).")
   String cleanPodPolicy = "None";
 
   @Option(
-      names = "--clean-on-failure",
-      description = "Also clean up when the launcher fails (the Job will not retry it).")
-  boolean cleanOnFailure;
+      names = "--worker-replicas",
+      paramLabel = "N",
+      description =
+          "With --worker-set: scale it up to N at start when it is at 0 (a resumed or re-run job).")
+  int workerReplicas;
 
   @Option(
       names = "--launcher-container",
@@ -148,8 +150,8 @@ final class RunCommand implements Callable<Integer> {
     if (!List.of("None", "Running", "All").contains(cleanPodPolicy)) {
       throw usage("--clean-pod-policy must be None, Running or All");
     }
-    if (slots < 1 || readyWorkers < 0) {
-      throw usage("--slots must be at least 1 and --ready-workers at least 0");
+    if (slots < 1 || readyWorkers < 0 || workerReplicas < 0) {
+      throw usage("--slots must be at least 1, --ready-workers and --worker-replicas at least 0");
     }
     return new LauncherSidecar.Settings(
         ns,
@@ -162,7 +164,7 @@ final class RunCommand implements Callable<Integer> {
         readyWorkers,
         workerSet,
         cleanPodPolicy,
-        cleanOnFailure,
+        workerReplicas,
         launcherContainer,
         configDir,
         outputDir,

@@ -22,40 +22,57 @@ final class WorkerCleanup {
 
   private final KubernetesClient client;
   private final String namespace;
+  private final WorkerScale scale;
 
   WorkerCleanup(KubernetesClient client, String namespace) {
     this.client = client;
     this.namespace = namespace;
+    this.scale = new WorkerScale(client, namespace);
   }
 
   /** What a clean-up did, for the Event. */
   record Result(boolean ok, String reason, String message) {}
 
+  /** Applies {@code cleanPodPolicy} ({@code None}, {@code Running} or {@code All}). */
   Result apply(
       String policy, String workerSet, Map<String, String> workerLabels, Termination termination)
       throws InterruptedException {
     if ("None".equals(policy)) {
       return new Result(true, "WorkersKept", "cleanPodPolicy None: the workers keep running");
     }
+    return release(policy, "cleanPodPolicy " + policy, workerSet, workerLabels, termination);
+  }
+
+  /**
+   * Releases every worker whatever {@code cleanPodPolicy} says: mpi-operator v0.8.2 deletes the
+   * workers of a suspended MPIJob, so that a queue (Kueue) can give their resources to others.
+   */
+  Result suspend(String workerSet, Map<String, String> workerLabels, Termination termination)
+      throws InterruptedException {
+    return release("All", "all workers released", workerSet, workerLabels, termination);
+  }
+
+  private Result release(
+      String policy,
+      String why,
+      String workerSet,
+      Map<String, String> workerLabels,
+      Termination termination)
+      throws InterruptedException {
     RuntimeException last = null;
     Duration backoff = FIRST_BACKOFF;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
         if (workerSet != null) {
-          scaleToZero(workerSet);
+          scale.scale(workerSet, 0);
           return new Result(
-              true,
-              "WorkersScaledDown",
-              "cleanPodPolicy " + policy + ": StatefulSet " + workerSet + " scaled to 0");
+              true, "WorkersScaledDown", why + ": StatefulSet " + workerSet + " scaled to 0");
         }
         List<String> deleted = deletePods(policy, workerLabels);
         return new Result(
             true,
             "WorkersDeleted",
-            "cleanPodPolicy "
-                + policy
-                + ": deleted "
-                + (deleted.isEmpty() ? "no pods" : String.join(", ", deleted)));
+            why + ": deleted " + (deleted.isEmpty() ? "no pods" : String.join(", ", deleted)));
       } catch (RuntimeException e) {
         last = e;
         Log.info("clean-up attempt " + attempt + " failed: " + PodWatch.describe(e));
@@ -64,14 +81,7 @@ final class WorkerCleanup {
         }
       }
     }
-    return new Result(
-        false,
-        "CleanupFailed",
-        "cleanPodPolicy " + policy + " not applied: " + PodWatch.describe(last));
-  }
-
-  void scaleToZero(String name) {
-    StatefulSetScale.apply(client, namespace, name, 0);
+    return new Result(false, "CleanupFailed", why + ": not applied: " + PodWatch.describe(last));
   }
 
   private List<String> deletePods(String policy, Map<String, String> workerLabels) {

@@ -42,7 +42,7 @@ final class WorkerStart {
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
       try {
         if (statefulSet != null) {
-          StatefulSetScale.apply(client, namespace, statefulSet, replicas);
+          new WorkerScale(client, namespace).scale(statefulSet, replicas);
           Log.info("scaled StatefulSet " + statefulSet + " to " + replicas);
         }
         for (String pod : pods) {

@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -54,6 +56,22 @@ final class ApiStandIn implements AutoCloseable {
   volatile Duration scaleDelay = Duration.ZERO;
 
   final List<RecordedRequest> scalePatches = new CopyOnWriteArrayList<>();
+
+  /** The bodies of {@link #scalePatches}, in order. */
+  final List<String> scaleBodies = new CopyOnWriteArrayList<>();
+
+  /**
+   * The {@code scale} subresource of StatefulSets by name (the CRUD mock has none): what {@code GET
+   * .../scale} answers and an apply patch sets. A name not here answers 404.
+   */
+  final Map<String, Integer> scales = new ConcurrentHashMap<>();
+
+  /** When set, the sidecar's requests are checked against these rules, as RBAC would. */
+  volatile RoleCheck role;
+
+  /** The sidecar's requests the {@link #role} denied (answered 403). */
+  final List<String> denied = new CopyOnWriteArrayList<>();
+
   final KubernetesClient admin;
 
   /** How often {@link #retrying} sends one of the stand-in's own requests. */
@@ -170,10 +188,77 @@ final class ApiStandIn implements AutoCloseable {
                 .withController(true)
                 .build())
         .endMetadata()
+        .withNewSpec()
+        .withRestartPolicy("Never")
+        .endSpec()
         .withNewStatus()
         .withPhase("Pending")
         .endStatus()
         .build();
+  }
+
+  /**
+   * The launcher Job as the Job controller keeps it: {@code backoffLimit}, {@code failed} pods so
+   * far, {@code spec.suspend}, and a condition ({@code type=reason}) when {@code condition} is
+   * given.
+   */
+  static Job launcherJob(
+      String job, int backoffLimit, int failed, boolean suspend, String condition) {
+    JobBuilder b =
+        new JobBuilder()
+            .withNewMetadata()
+            .withName(job + "-launcher")
+            .withNamespace(NS)
+            .withUid("0b5c7d1e-job-uid")
+            .endMetadata()
+            .withNewSpec()
+            .withBackoffLimit(backoffLimit)
+            .withSuspend(suspend)
+            .endSpec()
+            .withNewStatus()
+            .withFailed(failed)
+            .endStatus();
+    if (condition != null) {
+      String[] typeAndReason = condition.split("=");
+      b.editStatus()
+          .addNewCondition()
+          .withType(typeAndReason[0])
+          .withStatus("True")
+          .withReason(typeAndReason.length > 1 ? typeAndReason[1] : null)
+          .endCondition()
+          .endStatus();
+    }
+    return b.build();
+  }
+
+  void create(Job job) {
+    retrying(
+        () ->
+            admin
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(NS)
+                .resource(job)
+                .createOr(NonDeletingOperation::update));
+  }
+
+  /** Replaces the Job's spec.suspend and status as the Job controller would. */
+  void update(Job job) {
+    retrying(
+        () ->
+            admin
+                .batch()
+                .v1()
+                .jobs()
+                .inNamespace(NS)
+                .withName(job.getMetadata().getName())
+                .edit(
+                    j ->
+                        new JobBuilder(j)
+                            .withSpec(job.getSpec())
+                            .withStatus(job.getStatus())
+                            .build()));
   }
 
   void create(Pod pod) {
@@ -248,6 +333,28 @@ final class ApiStandIn implements AutoCloseable {
     return false;
   }
 
+  /** The launcher pod's main container runs (the gate has opened). */
+  void launcherRunning(String name, String container) {
+    edit(
+        NS,
+        name,
+        p ->
+            new PodBuilder(p)
+                .editStatus()
+                .withPhase("Running")
+                .withContainerStatuses(
+                    new ContainerStatusBuilder()
+                        .withName(container)
+                        .withRestartCount(0)
+                        .withNewState()
+                        .withNewRunning()
+                        .endRunning()
+                        .endState()
+                        .build())
+                .endStatus()
+                .build());
+  }
+
   /** The launcher pod's main container has terminated with {@code code}. */
   void launcherEnded(String name, String container, int code) {
     launcherEnded(NS, name, container, code);
@@ -293,18 +400,34 @@ final class ApiStandIn implements AutoCloseable {
       if (down.get()) {
         return status(503, "ServiceUnavailable", "the API is down (test)");
       }
-      if (path.contains("/scale") && "PATCH".equals(request.getMethod())) {
-        if (scaleFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-          return status(500, "InternalError", "injected scale failure");
+      RoleCheck check = role;
+      if (check != null) {
+        String refused = check.refuses(request.getMethod(), path);
+        if (refused != null) {
+          denied.add(refused);
+          return status(403, "Forbidden", "not granted by the Role: " + refused);
         }
-        scalePatches.add(request);
-        MockResponse scaled =
-            new MockResponse()
-                .setResponseCode(200)
-                .setBody(
-                    "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"spec\":{\"replicas\":0}}");
-        // The mock schedules a timer for any delay it is given, and rejects one of 0 ms.
-        return scaleDelay.isZero() ? scaled : scaled.setBodyDelay(scaleDelay);
+      }
+      if (path.contains("/scale")) {
+        String name = path.replaceAll(".*/statefulsets/([^/]+)/scale.*", "$1");
+        if ("PATCH".equals(request.getMethod())) {
+          if (scaleFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            return status(500, "InternalError", "injected scale failure");
+          }
+          // The body can be read once: keep it for the test.
+          String body = request.getUtf8Body();
+          scalePatches.add(request);
+          scaleBodies.add(body);
+          int replicas = Integer.parseInt(body.replaceAll(".*\"replicas\":(\\d+).*", "$1"));
+          scales.put(name, replicas);
+          MockResponse scaled = new MockResponse().setResponseCode(200).setBody(scale(replicas));
+          // The mock schedules a timer for any delay it is given, and rejects one of 0 ms.
+          return scaleDelay.isZero() ? scaled : scaled.setBodyDelay(scaleDelay);
+        }
+        Integer replicas = scales.get(name);
+        return replicas == null
+            ? status(404, "NotFound", "statefulsets.apps \\\"" + name + "\\\" not found")
+            : new MockResponse().setResponseCode(200).setBody(scale(replicas));
       }
       if (watch && goneOnNextWatch.getAndSet(false)) {
         return new MockResponse()
@@ -329,6 +452,12 @@ final class ApiStandIn implements AutoCloseable {
         return response.withWebSocketUpgrade(new Tracked(inner));
       }
       return response;
+    }
+
+    private static String scale(int replicas) {
+      return "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"spec\":{\"replicas\":"
+          + replicas
+          + "}}";
     }
 
     private MockResponse status(int code, String reason, String message) {

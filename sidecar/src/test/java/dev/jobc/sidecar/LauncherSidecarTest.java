@@ -2,8 +2,16 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.ManifestCompiler;
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
@@ -23,6 +31,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class LauncherSidecarTest {
   static final String JOB = "pi";
@@ -86,6 +96,7 @@ class LauncherSidecarTest {
     client.close();
     api.close();
     assertThat(malformed).as("partial or malformed discover_hosts.sh seen").isEmpty();
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
     try (Stream<Path> files = Files.list(dir.resolve("out"))) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .as("no temporary file left behind")
@@ -93,7 +104,47 @@ class LauncherSidecarTest {
     }
   }
 
-  private void runSidecar(int readyWorkers, String workerSet, String policy, boolean onFailure) {
+  /**
+   * The launcher Role the compiler renders for this test's job (StatefulSet or bare-Pod workers):
+   * the stand-in answers 403 to any request of the sidecar it does not grant.
+   */
+  private static Role renderedRole(boolean podWorkers) {
+    String job =
+        """
+        apiVersion: kubeflow.org/v2beta1
+        kind: MPIJob
+        metadata: {name: pi, namespace: team}
+        spec:
+          runPolicy: {cleanPodPolicy: Running}
+          mpiReplicaSpecs:
+            Launcher:
+              replicas: 1
+              template:
+                spec:
+                  containers: [{name: mpi-launcher, image: mpi, command: [mpirun]}]
+            Worker:
+              replicas: 2
+              template:
+                spec:
+                  containers: [{name: worker, image: mpi}]
+        """;
+    CompileOptions options =
+        CompileOptions.defaults()
+            .with(OptionTable.WORKERS, podWorkers ? WorkerKind.PODS : WorkerKind.STATEFUL_SET);
+    CompileResult result =
+        new ManifestCompiler().compile(List.of(new Source("pi.yaml", job)), options);
+    assertThat(result.diagnostics()).isEmpty();
+    return result.objects().stream()
+        .map(o -> (HasMetadata) SidecarImageIT.YAML.unmarshal(o.yaml()))
+        .filter(Role.class::isInstance)
+        .map(Role.class::cast)
+        .filter(r -> r.getMetadata().getName().equals("pi-launcher"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  private void runSidecar(int readyWorkers, String workerSet, String policy, int workerReplicas) {
+    api.role = RoleCheck.of(renderedRole(workerSet == null));
     var settings =
         new LauncherSidecar.Settings(
             ApiStandIn.NS,
@@ -106,7 +157,7 @@ class LauncherSidecarTest {
             readyWorkers,
             workerSet,
             policy,
-            onFailure,
+            workerReplicas,
             "mpi-launcher",
             dir.resolve("config"),
             dir.resolve("out"),
@@ -138,6 +189,18 @@ class LauncherSidecarTest {
             .collect(Collectors.joining());
   }
 
+  private String jobUid() {
+    return api.admin
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(ApiStandIn.NS)
+        .withName(JOB + "-launcher")
+        .get()
+        .getMetadata()
+        .getUid();
+  }
+
   private List<Event> events() {
     return api.admin.v1().events().inNamespace(ApiStandIn.NS).list().getItems();
   }
@@ -148,7 +211,7 @@ class LauncherSidecarTest {
     for (int i = 0; i < 3; i++) {
       api.create(ApiStandIn.worker(JOB, i, false, "10.0.0." + i));
     }
-    runSidecar(3, "pi-worker", "Running", false);
+    runSidecar(3, "pi-worker", "Running", 0);
 
     Eventually.equals("no worker Ready", script(), this::discoverHosts);
     assertThat(Files.readString(dir.resolve("out/hostfile")))
@@ -183,7 +246,7 @@ class LauncherSidecarTest {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
-    runSidecar(2, "pi-worker", "None", false);
+    runSidecar(2, "pi-worker", "None", 0);
     Eventually.equals("initial workers", script(0, 1), this::discoverHosts);
     for (int i = 2; i < 12; i++) {
       api.create(ApiStandIn.worker(JOB, i, true, "10.0.0." + i));
@@ -199,7 +262,7 @@ class LauncherSidecarTest {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.create(ApiStandIn.worker(JOB, 1, false, "10.0.0.1"));
-    runSidecar(1, "pi-worker", "None", false);
+    runSidecar(1, "pi-worker", "None", 0);
     Eventually.equals("initial", script(0), this::discoverHosts);
     Eventually.until("watch open", () -> api.openWatches() == 1);
 
@@ -218,7 +281,7 @@ class LauncherSidecarTest {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.create(ApiStandIn.worker(JOB, 1, false, "10.0.0.1"));
-    runSidecar(1, "pi-worker", "None", false);
+    runSidecar(1, "pi-worker", "None", 0);
     Eventually.equals("initial", script(0), this::discoverHosts);
     Eventually.until("watch open", () -> api.openWatches() == 1);
 
@@ -238,7 +301,7 @@ class LauncherSidecarTest {
   void goneAfterADropMakesTheInformerListAgain() {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "None", false);
+    runSidecar(1, "pi-worker", "None", 0);
     Eventually.equals("initial", script(0), this::discoverHosts);
     Eventually.until("watch open", () -> api.openWatches() == 1);
 
@@ -258,7 +321,7 @@ class LauncherSidecarTest {
     api.down.set(true);
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "None", false);
+    runSidecar(1, "pi-worker", "None", 0);
     api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
     assertThat(dir.resolve("ready")).doesNotExist();
     api.down.set(false);
@@ -271,7 +334,7 @@ class LauncherSidecarTest {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.scaleFailures.set(1); // the first attempt fails; the clean-up retries
-    runSidecar(1, "pi-worker", "Running", false);
+    runSidecar(1, "pi-worker", "Running", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
 
@@ -282,7 +345,7 @@ class LauncherSidecarTest {
             "/apis/apps/v1/namespaces/team/statefulsets/pi-worker/scale"
                 + "?fieldManager=jobc-sidecar&force=true");
     assertThat(patch.getHeader("Content-Type")).startsWith("application/apply-patch+yaml");
-    assertThat(patch.getUtf8Body())
+    assertThat(api.scaleBodies.get(0))
         .isEqualTo(
             "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":"
                 + "\"pi-worker\",\"namespace\":\"team\"},\"spec\":{\"replicas\":0}}");
@@ -306,7 +369,7 @@ class LauncherSidecarTest {
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
     api.setPhase("pi-worker-1", "Succeeded");
-    runSidecar(1, null, "All", false);
+    runSidecar(1, null, "All", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
     Eventually.until(
@@ -326,7 +389,7 @@ class LauncherSidecarTest {
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
     api.setPhase("pi-worker-1", "Failed");
-    runSidecar(1, null, "Running", false);
+    runSidecar(1, null, "Running", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
     Eventually.until(
@@ -351,7 +414,7 @@ class LauncherSidecarTest {
   void nonePolicyKeepsTheWorkersAndSaysSo() {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "None", false);
+    runSidecar(1, "pi-worker", "None", 0);
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
     Eventually.until(
         "WorkersKept event",
@@ -363,7 +426,7 @@ class LauncherSidecarTest {
   void aFailedLauncherThatMayBeRetriedKeepsTheWorkers() throws Exception {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "All", false);
+    runSidecar(1, "pi-worker", "All", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 3);
     // SIGTERM: the final read of the launcher pod sees the failure and still keeps the workers.
@@ -382,7 +445,7 @@ class LauncherSidecarTest {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.scaleDelay = Duration.ofSeconds(3); // a slow API server: the stop comes within this
-    runSidecar(1, "pi-worker", "Running", false);
+    runSidecar(1, "pi-worker", "Running", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
     Eventually.until("scale patch sent", () -> api.scalePatches.size() == 1);
@@ -398,9 +461,10 @@ class LauncherSidecarTest {
 
   @Test
   void aFinalFailureCleansUpAtSigtermEvenBeforeTheWatchDeliversIt() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 0, 0, false, null));
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "All", true);
+    runSidecar(1, "pi-worker", "All", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.down.set(true); // the watch cannot deliver the launcher's end...
     api.dropWatches();
@@ -413,6 +477,183 @@ class LauncherSidecarTest {
         .anyMatch(
             e ->
                 "WorkersScaledDown".equals(e.getReason())
-                    && e.getMessage().startsWith("launcher failed (exit code 1)"));
+                    && e.getMessage()
+                        .equals(
+                            "launcher failed (exit code 1), failure 1 of backoffLimit 0: no retry"
+                                + " left; cleanPodPolicy All: StatefulSet pi-worker scaled to 0"));
+  }
+
+  /** Restart policy Never: the Job counts this pod's failure once it has stopped, and retries. */
+  @Test
+  void aFailureWithRetriesLeftKeepsTheWorkersForTheNextLauncher() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 2, 1, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 1);
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).isEmpty();
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersKept".equals(e.getReason())
+                    && e.getMessage()
+                        .startsWith(
+                            "launcher failed (exit code 1), failure 2 of backoffLimit 2: the Job"
+                                + " retries"));
+  }
+
+  /** The failure that uses up backoffLimit is final: upstream then applies cleanPodPolicy. */
+  @Test
+  void theFailureThatUsesUpBackoffLimitReleasesTheWorkers() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 2, 2, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 1);
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).hasSize(1);
+    assertThat(api.scales).containsEntry("pi-worker", 0);
+  }
+
+  /**
+   * DeadlineExceeded (or backoffLimit used up with restart policy OnFailure): the Job controller
+   * marks the Job (FailureTarget from Kubernetes 1.31) and deletes the running launcher pod, whose
+   * main container never ended by itself.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"FailureTarget=DeadlineExceeded", "Failed=BackoffLimitExceeded"})
+  void aJobThatHasFailedReleasesTheWorkersAtSigterm(String condition) throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.update(ApiStandIn.launcherJob(JOB, 6, 0, false, condition));
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).hasSize(1);
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersScaledDown".equals(e.getReason())
+                    && e.getMessage()
+                        .equals(
+                            "launcher Job failed ("
+                                + condition.substring(condition.indexOf('=') + 1)
+                                + "); cleanPodPolicy Running: StatefulSet pi-worker scaled to 0"));
+  }
+
+  /**
+   * Before Kubernetes 1.31 the Job controller deleted the pods first and wrote Failed after: the
+   * stop waits a few seconds for it rather than keep workers that no launcher will use.
+   */
+  @Test
+  void aFailedConditionWrittenAfterTheStopStillReleasesTheWorkers() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "All", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 137);
+    termination.requestStop();
+    api.update(ApiStandIn.launcherJob(JOB, 6, 0, false, "Failed=DeadlineExceeded"));
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).hasSize(1);
+  }
+
+  /**
+   * kubelet stops the sidecar as soon as the main container has ended, and its report of that end
+   * may reach the API later than the stop: the stop waits for it rather than keep the workers.
+   */
+  @Test
+  void aLauncherEndReportedAfterTheStopStillDecides() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 0, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherRunning(LAUNCHER_POD, "mpi-launcher");
+    termination.requestStop();
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 2);
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).hasSize(1);
+  }
+
+  /** Kueue suspends the Job: every worker goes, whatever cleanPodPolicy says (upstream too). */
+  @Test
+  void aSuspendedJobReleasesEveryWorkerEvenWithCleanPodPolicyNone() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "None", 1);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.update(ApiStandIn.launcherJob(JOB, 6, 0, true, null));
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scales).containsEntry("pi-worker", 0);
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersScaledDown".equals(e.getReason())
+                    && e.getMessage()
+                        .equals(
+                            "launcher Job suspended; all workers released: StatefulSet pi-worker"
+                                + " scaled to 0"));
+  }
+
+  /** The Job resumed: its new launcher pod scales the workers from 0 up, once. */
+  @Test
+  void aLauncherThatFindsTheWorkersAtZeroScalesThemUp() throws Exception {
+    api.scales.put("pi-worker", 0);
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    runSidecar(2, "pi-worker", "Running", 2);
+    Eventually.until("scaled up", () -> Integer.valueOf(2).equals(api.scales.get("pi-worker")));
+    assertThat(dir.resolve("ready")).as("no worker Ready yet").doesNotExist();
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    Eventually.until(
+        "WorkersResumed event",
+        () ->
+            events().stream()
+                .anyMatch(
+                    e ->
+                        "WorkersResumed".equals(e.getReason())
+                            && e.getMessage().equals("StatefulSet pi-worker scaled from 0 to 2")
+                            && jobUid().equals(e.getInvolvedObject().getUid())));
+    assertThat(api.scalePatches).hasSize(1);
+  }
+
+  /** Workers already running (a retried launcher, or scaled elastically) are left as they are. */
+  @Test
+  void aLauncherThatFindsTheWorkersRunningLeavesTheirScale() throws Exception {
+    api.scales.put("pi-worker", 5);
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 2);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).isEmpty();
+    assertThat(api.scales).containsEntry("pi-worker", 5);
+  }
+
+  /** The scale-up retries through an unavailable API until it is done. */
+  @Test
+  void theScaleUpRetriesWhileTheApiIsDown() {
+    api.scales.put("pi-worker", 0);
+    api.down.set(true);
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    runSidecar(1, "pi-worker", "Running", 1);
+    api.down.set(false);
+    Eventually.until("scaled up", () -> Integer.valueOf(1).equals(api.scales.get("pi-worker")));
   }
 }

@@ -22,6 +22,9 @@ class MainTest {
     assertThat(Main.execute(t)).isEqualTo(2);
     assertThat(Main.execute(t, "nonsense")).isEqualTo(2);
     assertThat(Main.execute(t, "run", "--job", "pi")).isEqualTo(2);
+    assertThat(Main.execute(t, "release", "--container", "c", "--namespace", "n", "--pod", "p"))
+        .as("no workers named")
+        .isEqualTo(2);
     assertThat(Main.execute(t, "--help")).isZero();
   }
 

@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.SecurityContext;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.IOException;
@@ -80,6 +81,32 @@ class SidecarImageIT {
 
   static final KubernetesSerialization YAML = new KubernetesSerialization();
 
+  /** A DGLJob in dgl-operator's GraphSAGE example's shape (DGL-API partitioning). */
+  static final String DGL_JOB =
+      """
+            apiVersion: qihoo.net/v1alpha1
+            kind: DGLJob
+            metadata: {name: graphsage, namespace: team}
+            spec:
+              partitionMode: DGL-API
+              dglReplicaSpecs:
+                Launcher:
+                  replicas: 1
+                  template:
+                    spec:
+                      containers:
+                      - name: graphsage
+                        image: dgloperator/examples:graphsage-dist
+                        command: [dglrun]
+                        args: [--graph-name, graphsage, --num-partitions, "2"]
+                Worker:
+                  replicas: 2
+                  template:
+                    spec:
+                      containers:
+                      - {name: graphsage, image: dgloperator/examples:graphsage-dist}
+            """;
+
   @TempDir Path dir;
   ApiStandIn api;
   final List<Process> processes = new ArrayList<>();
@@ -128,6 +155,11 @@ class SidecarImageIT {
     int workers = workerSet.getSpec().getReplicas();
     assertThat(workers).as("the example's workers").isGreaterThanOrEqualTo(2);
 
+    // RBAC as the API server applies it: only what the rendered Role grants.
+    api.role = RoleCheck.of(named(objects, Role.class, launcherJob.getMetadata().getName()));
+    api.scales.put(workerSet.getMetadata().getName(), workerSet.getSpec().getReplicas());
+    String jobUid = createJob(launcherJob, false);
+
     // The Job controller's pod, and the StatefulSet's (not Ready yet).
     String launcherName = launcherJob.getMetadata().getName() + "-x7k2p";
     Pod launcher =
@@ -140,7 +172,7 @@ class SidecarImageIT {
                 .withApiVersion("batch/v1")
                 .withKind("Job")
                 .withName(launcherJob.getMetadata().getName())
-                .withUid("5d0c1f4e-launcher-job")
+                .withUid(jobUid)
                 .withController(true)
                 .build());
     create(launcher);
@@ -210,9 +242,9 @@ class SidecarImageIT {
     assertThat(events)
         .extracting(Event::getReason)
         .containsExactlyInAnyOrder("WorkersReady", cleanUpReason);
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
     assertThat(events)
-        .allSatisfy(
-            e -> assertThat(e.getInvolvedObject().getUid()).isEqualTo("5d0c1f4e-launcher-job"));
+        .allSatisfy(e -> assertThat(e.getInvolvedObject().getUid()).isEqualTo(jobUid));
     List<String> scaled = api.scalePatches.stream().map(r -> r.getPath()).toList();
     if (cleanUpReason.equals("WorkersScaledDown")) {
       assertThat(scaled)
@@ -239,33 +271,10 @@ class SidecarImageIT {
   @Test
   void dglWaitsStartTheWorkersAfterPartitioningAndWriteTheIpFiles() throws Exception {
     String job = "graphsage";
-    List<HasMetadata> objects =
-        render(
-            """
-            apiVersion: qihoo.net/v1alpha1
-            kind: DGLJob
-            metadata: {name: graphsage, namespace: team}
-            spec:
-              partitionMode: DGL-API
-              dglReplicaSpecs:
-                Launcher:
-                  replicas: 1
-                  template:
-                    spec:
-                      containers:
-                      - name: graphsage
-                        image: dgloperator/examples:graphsage-dist
-                        command: [dglrun]
-                        args: [--graph-name, graphsage, --num-partitions, "2"]
-                Worker:
-                  replicas: 2
-                  template:
-                    spec:
-                      containers:
-                      - {name: graphsage, image: dgloperator/examples:graphsage-dist}
-            """);
+    List<HasMetadata> objects = render(DGL_JOB);
     Pod launcher = named(objects, Pod.class, Naming.launcher(job));
     Pod partitioner = named(objects, Pod.class, DglNaming.partitioner(job));
+    api.role = RoleCheck.of(named(objects, Role.class, Naming.launcher(job)));
     StatefulSet workerSet = find(objects, StatefulSet.class);
     assertThat(workerSet.getSpec().getReplicas()).as("no worker before partitioning").isZero();
     ConfigMap config = find(objects, ConfigMap.class);
@@ -294,9 +303,14 @@ class SidecarImageIT {
     KubeletStandIn partitionerKubelet =
         new KubeletStandIn(
             image, dir.resolve("partitioner"), partitioner, List.of(config), api.url());
-    List<String> waits = sidecarInits(launcher);
-    assertThat(waits).containsExactly(DglNaming.PARTITIONER_WATCHER, DglNaming.WORKER_WATCHER);
+    List<String> sidecars = sidecarInits(launcher);
+    assertThat(sidecars)
+        .containsExactly(
+            DglNaming.WORKER_RELEASE, DglNaming.PARTITIONER_WATCHER, DglNaming.WORKER_WATCHER);
     assertThat(sidecarInits(partitioner)).containsExactly(DglNaming.LAUNCHER_WAIT);
+    // The release runs beside the pod (see dglReleaseScalesTheWorkersToZeroWhenTheLauncherStops);
+    // kubelet runs the waits one after the other.
+    List<String> waits = sidecars.subList(1, 3);
 
     // The partitioner does not start partitioning before the receiving container runs.
     Process launcherWait = start(partitionerKubelet, DglNaming.LAUNCHER_WAIT, "launcher-wait");
@@ -340,7 +354,7 @@ class SidecarImageIT {
             "/apis/apps/v1/namespaces/team/statefulsets/"
                 + workerSet.getMetadata().getName()
                 + "/scale?");
-    String body = api.scalePatches.get(0).getUtf8Body();
+    String body = api.scaleBodies.get(0);
     assertThat(body).endsWith("\"spec\":{\"replicas\":2}}");
 
     // As the StatefulSet controller: the scaled-up pods, running but never Ready.
@@ -376,6 +390,140 @@ class SidecarImageIT {
           .as(file)
           .isEqualTo(withAddresses(config.getData().get(file), ips));
     }
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
+  }
+
+  /**
+   * A suspended MPIJob (Kueue's way in): no worker until the Job is resumed; the resumed Job's
+   * launcher pod scales the workers up; suspended again, its SIGTERM scales them back to 0 though
+   * cleanPodPolicy is None. Only what the rendered Role grants is used.
+   */
+  @Test
+  void aSuspendedJobStartsItsWorkersOnlyOnceResumedAndStopsThemWhenSuspendedAgain()
+      throws Exception {
+    List<HasMetadata> objects =
+        render(
+            """
+            apiVersion: kubeflow.org/v2beta1
+            kind: MPIJob
+            metadata:
+              name: queued
+              namespace: team
+            spec:
+              slotsPerWorker: 1
+              runPolicy: {suspend: true, cleanPodPolicy: None}
+              mpiReplicaSpecs:
+                Launcher:
+                  replicas: 1
+                  template:
+                    spec:
+                      containers:
+                      - {name: launcher, image: mpioperator/mpi-pi:openmpi, command: [mpirun, /home/mpiuser/pi]}
+                Worker:
+                  replicas: 2
+                  template:
+                    spec:
+                      containers:
+                      - {name: worker, image: mpioperator/mpi-pi:openmpi}
+            """);
+    Job launcherJob = find(objects, Job.class);
+    StatefulSet workerSet = find(objects, StatefulSet.class);
+    ConfigMap config = find(objects, ConfigMap.class);
+    String ns = launcherJob.getMetadata().getNamespace();
+    String set = workerSet.getMetadata().getName();
+    assertThat(launcherJob.getSpec().getSuspend()).isTrue();
+    assertThat(workerSet.getSpec().getReplicas()).as("no worker while suspended").isZero();
+    api.role = RoleCheck.of(named(objects, Role.class, launcherJob.getMetadata().getName()));
+    api.scales.put(set, workerSet.getSpec().getReplicas());
+
+    // Kueue admits the workload: the Job is resumed and its controller creates the launcher pod.
+    createJob(launcherJob, false);
+    String launcherName = launcherJob.getMetadata().getName() + "-q8z4m";
+    Pod launcher =
+        pod(launcherJob.getSpec().getTemplate(), ns, launcherName, "10.0.9.9", "Pending", null);
+    create(launcher);
+    KubeletStandIn kubelet =
+        new KubeletStandIn(image, dir.resolve("launcher"), launcher, List.of(config), api.url());
+    Process sidecar = start(kubelet, Naming.SIDECAR, Naming.SIDECAR);
+    until("workers scaled up", () -> Integer.valueOf(2).equals(api.scales.get(set)), sidecar);
+    for (int i = 0; i < 2; i++) {
+      create(
+          pod(
+              workerSet.getSpec().getTemplate(),
+              ns,
+              set + "-" + i,
+              "10.0.1." + i,
+              "Running",
+              true));
+    }
+    until("startup probe passes", () -> kubelet.startupProbePasses(Naming.SIDECAR), sidecar);
+
+    // Kueue preempts it: spec.suspend goes true and the Job controller deletes the pod (SIGTERM).
+    createJob(launcherJob, true);
+    sidecar.destroy();
+    assertThat(sidecar.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
+    assertThat(sidecar.exitValue()).isZero();
+    assertThat(api.scales).containsEntry(set, 0);
+    assertThat(api.admin.v1().events().inNamespace(ns).list().getItems())
+        .extracting(Event::getReason)
+        .containsExactlyInAnyOrder("WorkersResumed", "WorkersReady", "WorkersScaledDown");
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
+  }
+
+  /**
+   * A DGLJob launcher's {@code jobc-release-workers} native sidecar: nothing while the launcher
+   * runs; when the pod stops, the worker StatefulSet is scaled to 0 (cleanPodPolicy Running, the
+   * CRD's default), with only what the rendered Role grants.
+   */
+  @Test
+  void dglReleaseScalesTheWorkersToZeroWhenTheLauncherStops() throws Exception {
+    List<HasMetadata> objects = render(DGL_JOB);
+    Pod launcher =
+        objects.stream()
+            .filter(Pod.class::isInstance)
+            .map(Pod.class::cast)
+            .filter(p -> p.getMetadata().getName().endsWith("-launcher"))
+            .findFirst()
+            .orElseThrow();
+    StatefulSet workerSet = find(objects, StatefulSet.class);
+    ConfigMap config = find(objects, ConfigMap.class);
+    String ns = launcher.getMetadata().getNamespace();
+    String set = workerSet.getMetadata().getName();
+    api.role = RoleCheck.of(named(objects, Role.class, launcher.getMetadata().getName()));
+    api.scales.put(set, workerSet.getSpec().getReplicas());
+    String main = launcher.getSpec().getContainers().get(0).getName();
+    create(
+        new PodBuilder(launcher)
+            .withNewStatus()
+            .withPhase("Succeeded")
+            .addNewContainerStatus()
+            .withName(main)
+            .withNewState()
+            .withNewTerminated()
+            .withExitCode(0)
+            .endTerminated()
+            .endState()
+            .endContainerStatus()
+            .endStatus()
+            .build());
+    KubeletStandIn kubelet =
+        new KubeletStandIn(image, dir.resolve("launcher"), launcher, List.of(config), api.url());
+    Process release = start(kubelet, DglNaming.WORKER_RELEASE, DglNaming.WORKER_RELEASE);
+    until(
+        "waiting for the stop",
+        () -> log(DglNaming.WORKER_RELEASE).contains("when this pod stops"),
+        release);
+    assertThat(api.scalePatches).as("nothing while the launcher runs").isEmpty();
+    printPeakRss(DglNaming.WORKER_RELEASE, release, kubelet, DglNaming.WORKER_RELEASE);
+    release.destroy();
+    assertThat(release.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
+    assertThat(release.exitValue()).isZero();
+    assertThat(api.scales).containsEntry(set, 0);
+    assertThat(api.admin.v1().events().inNamespace(ns).list().getItems())
+        .extracting(Event::getMessage)
+        .containsExactly(
+            "launcher succeeded; cleanPodPolicy Running: StatefulSet " + set + " scaled to 0");
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
   }
 
   /**
@@ -657,6 +805,24 @@ class SidecarImageIT {
   }
 
   // The stand-in API.
+
+  /**
+   * The launcher Job as the API server holds it once applied (resumed unless {@code suspend});
+   * returns the UID the server gave it.
+   */
+  private String createJob(Job rendered, boolean suspend) {
+    Job job = new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder(rendered).build();
+    job.getSpec().setSuspend(suspend);
+    return api.admin
+        .batch()
+        .v1()
+        .jobs()
+        .inNamespace(job.getMetadata().getNamespace())
+        .resource(job)
+        .createOr(NonDeletingOperation::update)
+        .getMetadata()
+        .getUid();
+  }
 
   private void create(Pod pod) {
     // As ApiStandIn.create: a retried create that did succeed must not fail the test.

@@ -288,7 +288,7 @@ class WaitCommandTest {
         .isEqualTo(
             "/apis/apps/v1/namespaces/team/statefulsets/up-worker/scale"
                 + "?fieldManager=jobc-sidecar&force=true");
-    assertThat(patch.getUtf8Body())
+    assertThat(api.scaleBodies.get(before))
         .isEqualTo(
             "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":"
                 + "\"up-worker\",\"namespace\":\"team\"},\"spec\":{\"replicas\":3}}");
