@@ -4,6 +4,24 @@
 def inputDir = { File basedir -> new File(basedir, 'src/main/jobc') }
 
 [
+  // Puts the README's snippet NAME (the fenced block after `<!-- snippet: NAME -->`, as the CLI
+  // tests' ReadmeSnippets reads it) in place of the line `<!-- README snippet: NAME ... -->` of
+  // the project's pom.xml, so the build runs what the README prints.
+  readmeSnippet: { File basedir, String readme, String name ->
+    def lines = new File(readme).readLines('UTF-8')
+    def at = lines.indexOf("<!-- snippet: $name -->".toString())
+    assert at >= 0 && lines[at + 1].startsWith('```') : "$readme: no fenced block after snippet $name"
+    def end = (at + 2..<lines.size()).find { lines[it].startsWith('```') }
+    assert end != null : "$readme: unterminated block after snippet $name"
+    def snippet = lines.subList(at + 2, end).join('\n')
+    def pom = new File(basedir, 'pom.xml')
+    def text = pom.getText('UTF-8')
+    def marker = ~/(?m)^ *<!-- README snippet: ${name}\b.*-->$/
+    assert text =~ marker : "pom.xml has no README snippet marker for $name"
+    pom.setText(text.replaceFirst(marker, java.util.regex.Matcher.quoteReplacement(snippet)), 'UTF-8')
+    true
+  },
+
   setup: { File basedir, String goldenDir, String name ->
     inputDir(basedir).mkdirs()
     new File(inputDir(basedir), 'input.yaml').bytes = new File(goldenDir, "$name/input.yaml").bytes

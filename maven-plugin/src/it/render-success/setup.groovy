@@ -1,1 +1,3 @@
-evaluate(new File(basedir, '../../../src/it/golden.groovy')).setup(basedir, goldenDir, 'mpijob-v2beta1-pi')
+def golden = evaluate(new File(basedir, '../../../src/it/golden.groovy'))
+golden.readmeSnippet(basedir, readme, 'maven')
+golden.setup(basedir, goldenDir, 'mpijob-v2beta1-pi')

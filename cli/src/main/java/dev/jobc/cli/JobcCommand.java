@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
       ArgoCdCommand.class,
       SchemaCommand.class,
       CompletionCommand.class,
+      VersionCommand.class,
       HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes:%n",
@@ -104,14 +105,31 @@ public final class JobcCommand implements Callable<Integer> {
         spec.commandLine(), "missing command: give one of " + spec.subcommands().keySet());
   }
 
-  /** Reads the version that Maven filtered into {@code version.properties}. */
+  /**
+   * Reads what Maven filtered into {@code version.properties}: the project version and the git
+   * commit of the build (cli/pom.xml, execution {@code build-commit}).
+   */
   static final class Version implements IVersionProvider {
     @Override
     public String[] getVersion() {
-      return new String[] {"jobc " + version()};
+      Properties properties = properties();
+      String commit = properties.getProperty("commit", "");
+      String commitLine;
+      // An unfiltered placeholder means the build did not ask git: as unknown as no checkout.
+      if (commit.matches("[0-9a-f]{40}")) {
+        commitLine =
+            "commit: "
+                + commit
+                + (Boolean.parseBoolean(properties.getProperty("modified"))
+                    ? " (built with uncommitted changes)"
+                    : "");
+      } else {
+        commitLine = "commit: unknown (not built from a git checkout)";
+      }
+      return new String[] {"jobc " + properties.getProperty("version"), commitLine};
     }
 
-    static String version() {
+    private static Properties properties() {
       Properties properties = new Properties();
       try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
         if (in == null) {
@@ -121,7 +139,7 @@ public final class JobcCommand implements Callable<Integer> {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      return properties.getProperty("version");
+      return properties;
     }
   }
 }

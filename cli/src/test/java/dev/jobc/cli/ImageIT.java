@@ -64,7 +64,10 @@ class ImageIT {
 
     ExternalCommand version = ExternalCommand.run(tmp, env, "", List.of("jobc", "--version"));
     assertThat(version.exitCode()).as(version.toString()).isZero();
-    assertThat(version.out()).isEqualTo("jobc " + VERSION + "\n");
+    // The same version and commit lines as the shaded jar it was built with.
+    assertThat(version.out())
+        .startsWith("jobc " + VERSION + "\n")
+        .isEqualTo(jar(tmp, env, "", List.of("--version")).out());
   }
 
   /**

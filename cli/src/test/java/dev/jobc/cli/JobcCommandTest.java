@@ -14,8 +14,15 @@ class JobcCommandTest {
   void versionComesFromTheFilteredResource() {
     Run run = Run.in(dir, "--version");
     assertThat(run.exitCode()).isZero();
-    assertThat(run.out()).matches("jobc \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\R");
+    assertThat(run.out())
+        .matches(
+            "jobc \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\R"
+                + "commit: ([0-9a-f]{40}( \\(built with uncommitted changes\\))?"
+                + "|unknown \\(not built from a git checkout\\))\\R");
     assertThat(run.err()).isEmpty();
+    Run version = Run.in(dir, "version");
+    assertThat(version.exitCode()).isZero();
+    assertThat(version.out()).isEqualTo(run.out());
   }
 
   @Test

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +16,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's pre-commit configuration under the real pre-commit, in a throw-away repository. The
- * hook repository is a commit of this checkout's .pre-commit-hooks.yaml, because pre-commit clones
- * hooks from a repository and the README names the published one.
+ * The README's pre-commit configurations, as printed, under the real pre-commit and git, with
+ * nothing of jobc on the PATH. The hook repository is a copy of this checkout's sources, committed
+ * and tagged with the release the snippets name; git's {@code url.<base>.insteadOf} sends the
+ * snippets' repository URL there. pre-commit clones it, and the hooks' {@code bin/jobc} builds jobc
+ * in that clone on first use, as it does for a user.
  */
 class PreCommitIT {
+  private static final String REPOSITORY = "https://github.com/jobc-dev/jobc";
+
   @TempDir Path tmp;
 
   @BeforeAll
@@ -27,26 +34,18 @@ class PreCommitIT {
   }
 
   @Test
-  void newOrStaleRenderFailsAndIsRewrittenCurrentPassesInvalidFails() throws IOException {
-    Path hooks = tmp.resolve("hooks");
-    Files.createDirectories(hooks);
-    Files.copy(
-        ExternalCommand.root().resolve(".pre-commit-hooks.yaml"),
-        hooks.resolve(".pre-commit-hooks.yaml"));
-    git(hooks, "init", "-q");
-    git(hooks, "add", "-A");
-    git(hooks, "commit", "-q", "-m", "hooks");
-    String rev = git(hooks, "rev-parse", "HEAD").out().strip();
-
+  void commitsOfNewChangedAndDeletedJobsCarryTheirRenderAndCiChecksIt() throws IOException {
     String config = ReadmeSnippets.get("pre-commit");
-    assertThat(config).contains("repo: https://github.com/jobc-dev/jobc").contains("rev: v0.1.0");
-    config =
-        config
-            .replace("repo: https://github.com/jobc-dev/jobc", "repo: " + hooks)
-            .replace("rev: v0.1.0", "rev: " + rev);
+    String ciConfig = ReadmeSnippets.get("pre-commit-ci");
+    String release = "v" + System.getProperty("jobc.version").replace("-SNAPSHOT", "");
+    for (String snippet : List.of(config, ciConfig)) {
+      assertThat(snippet).contains("- repo: " + REPOSITORY + "\n").contains("rev: " + release);
+    }
+    hookRepository(tmp.resolve("hooks"), release);
 
     Path repo = tmp.resolve("repo");
     Files.createDirectories(repo.resolve("jobs"));
+    git(repo, "init", "-q");
     Files.writeString(repo.resolve(".pre-commit-config.yaml"), config);
     String pi = Files.readString(ExternalCommand.root().resolve("examples/pi.yaml"));
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi);
@@ -55,108 +54,150 @@ class PreCommitIT {
         repo.resolve("jobs/mnist.yaml"),
         ChannelInputs.tfJob()
             .replace("  name: \"mnist\"\n", "  name: mnist\n  namespace: training\n"));
-    git(repo, "init", "-q");
-    git(repo, "add", "-A");
-    git(repo, "commit", "-q", "-m", "jobs");
+    ExternalCommand install = run(repo, "pre-commit", "install");
+    assertThat(install.exitCode()).as(install.toString()).isZero();
 
-    // A new job: every rendered file is new, and pre-commit sees no tracked file change.
-    ExternalCommand first = preCommit(repo);
+    // The first commit: the hook builds jobc in pre-commit's clone, renders the new job and stops
+    // the commit, because every rendered file is new (pre-commit alone sees no tracked change).
+    git(repo, "add", "-A");
+    ExternalCommand first = commit(repo, "jobs");
     assertThat(first.exitCode()).as(first.toString()).isOne();
-    assertThat(first.out())
+    assertThat(first.err())
         .contains("jobc: rendered/job-pi-launcher.yaml: added")
         .contains("jobc: rendered/job-mnist-ps-0.yaml: added")
-        .contains("jobc: error: rendered changed");
+        .contains("jobc: error: rendered changed")
+        .doesNotContain("\u001b");
+    assertThat(run(repo, "git", "rev-parse", "--verify", "-q", "HEAD").exitCode()).isOne();
     assertThat(Files.readString(repo.resolve("rendered/job-mnist-worker-1.yaml")))
         .contains("\\\"task\\\":{\\\"type\\\":\\\"worker\\\",\\\"index\\\":1}");
     assertThat(Files.readString(repo.resolve("rendered/job-pi-launcher.yaml")))
         .startsWith("apiVersion: batch/v1\nkind: Job\n");
     git(repo, "add", "-A");
-    ExternalCommand current = preCommit(repo);
-    assertThat(current.exitCode()).as(current.toString()).isZero();
-    assertThat(current.out()).contains("Passed");
-    git(repo, "commit", "-q", "-m", "rendered");
+    assertCommitted(repo, "jobs");
+    assertThat(git(repo, "ls-files", "rendered").out())
+        .contains("rendered/.jobc-files", "rendered/job-pi-launcher.yaml");
 
     // A changed job: the committed render is stale.
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("replicas: 2", "replicas: 3"));
     git(repo, "add", "-A");
-    ExternalCommand stale = preCommit(repo);
+    ExternalCommand stale = commit(repo, "three workers");
     assertThat(stale.exitCode()).as(stale.toString()).isOne();
-    assertThat(stale.out())
+    assertThat(stale.err())
         .contains("jobc: rendered/statefulset-pi-worker.yaml: changed")
         .contains("files were modified by this hook");
     assertThat(Files.readString(repo.resolve("rendered/statefulset-pi-worker.yaml")))
         .contains("replicas: 3");
     git(repo, "add", "-A");
-    assertThat(preCommit(repo).exitCode()).isZero();
-    git(repo, "commit", "-q", "-m", "three workers");
+    assertCommitted(repo, "three workers");
 
     // Another new job next to a committed render.
     Files.writeString(repo.resolve("jobs/pj.yaml"), pi.replace("name: pi\n", "name: pj\n"));
     git(repo, "add", "-A");
-    ExternalCommand added = preCommit(repo);
+    ExternalCommand added = commit(repo, "second job");
     assertThat(added.exitCode()).as(added.toString()).isOne();
-    assertThat(added.out()).contains("jobc: rendered/job-pj-launcher.yaml: added");
+    assertThat(added.err()).contains("jobc: rendered/job-pj-launcher.yaml: added");
     assertThat(git(repo, "status", "--porcelain", "--", "rendered").out())
         .contains("?? rendered/job-pj-launcher.yaml");
     git(repo, "add", "-A");
-    assertThat(preCommit(repo).exitCode()).isZero();
+    assertCommitted(repo, "second job");
 
-    git(repo, "commit", "-q", "-m", "second job");
-
-    // A deleted job, as a commit stages it: only a deletion, no file for a files filter to match.
+    // A deleted job: the commit stages only a deletion, no file for a files filter to match.
     git(repo, "rm", "-q", "jobs/pj.yaml");
-    ExternalCommand deleted = preCommitStaged(repo);
+    ExternalCommand deleted = commit(repo, "second job gone");
     assertThat(deleted.exitCode()).as(deleted.toString()).isOne();
-    assertThat(deleted.out()).contains("jobc: rendered/job-pj-launcher.yaml: removed");
+    assertThat(deleted.err()).contains("jobc: rendered/job-pj-launcher.yaml: removed");
     assertThat(repo.resolve("rendered/job-pj-launcher.yaml")).doesNotExist();
     git(repo, "add", "-A");
-    assertThat(preCommitStaged(repo).exitCode()).isZero();
-    git(repo, "commit", "-q", "-m", "second job gone");
+    assertCommitted(repo, "second job gone");
+    assertThat(git(repo, "ls-files", "rendered").out()).doesNotContain("pj");
 
+    // An invalid job: its diagnostics, and nothing written.
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("slotsPerWorker", "slotPerWorker"));
     git(repo, "add", "-A");
-    ExternalCommand invalid = preCommit(repo);
+    ExternalCommand invalid = commit(repo, "typo");
     assertThat(invalid.exitCode()).as(invalid.toString()).isOne();
-    assertThat(invalid.out())
+    assertThat(invalid.err())
         .contains("jobs/pi.yaml:9:3: error: spec.slotPerWorker: unknown field \"slotPerWorker\"");
-    // Nothing is written on errors: the render stays as it was added.
-    assertThat(git(repo, "diff", "--name-only", "--", "rendered").out()).isEmpty();
-    assertThat(git(repo, "ls-files", "--others", "--", "rendered").out()).isEmpty();
+    assertThat(git(repo, "status", "--porcelain", "--", "rendered").out()).isEmpty();
+
+    // CI: the check-only hook over the committed tree passes, and fails on a stale render
+    // without writing anything.
+    git(repo, "reset", "-q", "--hard");
+    Path ci = repo.resolve("ci-pre-commit-config.yaml");
+    Files.writeString(ci, ciConfig);
+    git(repo, "add", "-A");
+    ExternalCommand current = run(repo, "pre-commit", "run", "--all-files", "-c", ci.toString());
+    assertThat(current.exitCode()).as(current.toString()).isZero();
+    assertThat(current.out()).contains("Passed");
+    Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("replicas: 2", "replicas: 4"));
+    git(repo, "add", "-A");
+    ExternalCommand drift = run(repo, "pre-commit", "run", "--all-files", "-c", ci.toString());
+    assertThat(drift.exitCode()).as(drift.toString()).isOne();
+    assertThat(drift.out()).contains("+  replicas: 4");
+    assertThat(git(repo, "status", "--porcelain", "--", "rendered").out()).isEmpty();
   }
 
-  private ExternalCommand preCommit(Path repo) {
-    Map<String, String> env = new HashMap<>(gitEnv());
-    env.put("PATH", ExternalCommand.pathWithBin());
-    env.put("PRE_COMMIT_HOME", tmp.resolve("pre-commit-home").toString());
-    return ExternalCommand.run(
-        repo, env, "", List.of("pre-commit", "run", "--all-files", "--color", "never"));
+  /** The checkout as it is now (tracked and new files, not ignored ones), committed and tagged. */
+  private void hookRepository(Path dir, String tag) throws IOException {
+    Path root = ExternalCommand.root();
+    for (String file :
+        git(root, "ls-files", "--cached", "--others", "--exclude-standard").out().split("\n")) {
+      Path from = root.resolve(file);
+      // bin/jobc-krm stays a link; a file deleted but not yet committed is left out.
+      if (Files.exists(from, LinkOption.NOFOLLOW_LINKS)) {
+        Path to = dir.resolve(file);
+        Files.createDirectories(to.getParent());
+        Files.copy(from, to, LinkOption.NOFOLLOW_LINKS, StandardCopyOption.COPY_ATTRIBUTES);
+      }
+    }
+    git(dir, "init", "-q");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "jobc");
+    git(dir, "tag", tag);
   }
 
-  /** As {@code git commit} runs the hook: on the staged files only. */
-  private ExternalCommand preCommitStaged(Path repo) {
-    Map<String, String> env = new HashMap<>(gitEnv());
-    env.put("PATH", ExternalCommand.pathWithBin());
-    env.put("PRE_COMMIT_HOME", tmp.resolve("pre-commit-home").toString());
-    return ExternalCommand.run(repo, env, "", List.of("pre-commit", "run", "--color", "never"));
+  private void assertCommitted(Path repo, String message) {
+    ExternalCommand commit = commit(repo, message);
+    assertThat(commit.exitCode()).as(commit.toString()).isZero();
+    // git gives hooks its stderr for their standard output too.
+    assertThat(commit.err()).contains("jobc render").contains("Passed");
+  }
+
+  /** {@code git commit}, which runs the hooks {@code pre-commit install} put in place. */
+  private ExternalCommand commit(Path repo, String message) {
+    return run(repo, "git", "commit", "-q", "-m", message);
   }
 
   private ExternalCommand git(Path dir, String... args) {
-    List<String> command = new java.util.ArrayList<>(List.of("git"));
+    List<String> command = new ArrayList<>(List.of("git"));
     command.addAll(List.of(args));
-    ExternalCommand run = ExternalCommand.run(dir, gitEnv(), "", command);
+    ExternalCommand run = run(dir, command.toArray(String[]::new));
     assertThat(run.exitCode()).as(run.toString()).isZero();
     return run;
   }
 
-  /** An identity and no user or system configuration, so the machine's git setup is irrelevant. */
-  private Map<String, String> gitEnv() {
-    return Map.of(
-        "GIT_AUTHOR_NAME", "test",
-        "GIT_AUTHOR_EMAIL", "test@example.com",
-        "GIT_COMMITTER_NAME", "test",
-        "GIT_COMMITTER_EMAIL", "test@example.com",
-        "GIT_CONFIG_GLOBAL", "/dev/null",
-        "GIT_CONFIG_NOSYSTEM", "1",
-        "HOME", tmp.toString());
+  private ExternalCommand run(Path dir, String... command) {
+    return ExternalCommand.run(dir, env(), "", List.of(command));
+  }
+
+  /**
+   * The machine's PATH (no jobc on it), an identity and no user or system git configuration but the
+   * URL rewrite; pre-commit passes {@code GIT_CONFIG_COUNT} and its keys on to its own git calls.
+   * HOME stays, so that the hooks' Maven finds the local repository.
+   */
+  private Map<String, String> env() {
+    Map<String, String> env = new HashMap<>();
+    env.put("GIT_AUTHOR_NAME", "test");
+    env.put("GIT_AUTHOR_EMAIL", "test@example.com");
+    env.put("GIT_COMMITTER_NAME", "test");
+    env.put("GIT_COMMITTER_EMAIL", "test@example.com");
+    env.put("GIT_CONFIG_GLOBAL", "/dev/null");
+    env.put("GIT_CONFIG_NOSYSTEM", "1");
+    env.put("GIT_CONFIG_COUNT", "1");
+    env.put("GIT_CONFIG_KEY_0", "url." + tmp.resolve("hooks").toUri() + ".insteadOf");
+    env.put("GIT_CONFIG_VALUE_0", REPOSITORY);
+    env.put("PRE_COMMIT_HOME", tmp.resolve("pre-commit-home").toString());
+    env.put("PRE_COMMIT_COLOR", "never");
+    return env;
   }
 }

@@ -236,14 +236,6 @@ public final class SchemaValidator {
       Document doc, Entry entry, Error error, Set<String> alternativesSeen) {
     String keyword = error.getKeyword();
     String instance = pointer(error.getInstanceLocation());
-    if (error.getInstanceNode() != null
-        && error.getInstanceNode().isNull()
-        && !listItem(doc, instance)) {
-      // kubectl and the API server read an explicit null ("securityContext:" with no value) as
-      // "not set"; so does jobc. Required fields left null are still reported as required. A null
-      // list item sets nothing, and the steps after this check would trip over it: reported.
-      return null;
-    }
     String file = doc.source().name();
     List<Object> fragment = elements(error.getSchemaLocation().getFragment());
     int alternatives = indexOfAlternatives(fragment);
@@ -275,6 +267,22 @@ public final class SchemaValidator {
           return Diagnostic.error(
               Code.UNKNOWN_FIELD, file, doc.positions().at(path), path, message);
         }
+      case "type":
+        {
+          FieldPath path = fieldPath(doc, instance);
+          if (error.getInstanceNode() != null
+              && error.getInstanceNode().isNull()
+              && !instance.isEmpty()
+              && doc.root().at(instance.substring(0, instance.lastIndexOf('/'))).isObject()) {
+            // The schemas let every optional field be null (not set, as the API server reads
+            // it), so a field of a map that rejects null is a required one: the API server's
+            // words for it.
+            return Diagnostic.error(
+                Code.REQUIRED, file, doc.positions().valueAt(path), path, "Required value");
+          }
+          return Diagnostic.error(
+              Code.SCHEMA, file, doc.positions().valueAt(path), path, message(error));
+        }
       case "required":
         {
           FieldPath path = fieldPath(doc, child(instance, error.getProperty()));
@@ -288,12 +296,6 @@ public final class SchemaValidator {
           return Diagnostic.error(Code.SCHEMA, file, at, path, message(error));
         }
     }
-  }
-
-  /** Whether {@code pointer} names an item of a list. */
-  private static boolean listItem(Document doc, String pointer) {
-    int slash = pointer.lastIndexOf('/');
-    return slash >= 0 && doc.root().at(pointer.substring(0, slash)).isArray();
   }
 
   private static String message(Error error) {
@@ -321,6 +323,9 @@ public final class SchemaValidator {
       List<String> words = new ArrayList<>();
       for (JsonNode branch : branches) {
         for (String word : typeNames(branch.path("type"))) {
+          if (word.equals("null")) {
+            continue; // the schemas let optional fields be null: "not set", never worth a word
+          }
           String withArticle = article(word);
           if (!words.contains(withArticle)) {
             words.add(withArticle);
@@ -336,12 +341,18 @@ public final class SchemaValidator {
     return "must be " + expected + ", not " + actual;
   }
 
+  /**
+   * The types a field accepts, in words. The schemas let optional fields be null, as the API server
+   * does ("not set"); "or null" would only distract from the type meant.
+   */
   private static String typeWords(JsonNode type) {
     List<String> words = new ArrayList<>();
     for (String name : typeNames(type)) {
-      words.add(article(name));
+      if (!name.equals("null")) {
+        words.add(article(name));
+      }
     }
-    return String.join(" or ", words);
+    return words.isEmpty() ? "null" : String.join(" or ", words);
   }
 
   private static List<String> typeNames(JsonNode type) {

@@ -202,7 +202,8 @@ class SchemaFilesAreCurrentTest {
       node.forEach(pending::add);
     }
     ObjectNode sorted = out.putObject("$defs");
-    defs.forEach(sorted::set);
+    defs.forEach((key, def) -> sorted.set(key, def.deepCopy()));
+    NullableFields.apply(out);
     return out;
   }
 

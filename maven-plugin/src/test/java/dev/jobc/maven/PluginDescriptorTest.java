@@ -4,11 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobc.options.Option;
 import dev.jobc.options.OptionTable;
-import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -132,31 +128,6 @@ class PluginDescriptorTest {
       assertThat(in).as("plugin.xml on the test class path").isInstanceOf(InputStream.class);
       return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(in);
     }
-  }
-
-  @Test
-  void readmeSnippetIsTheOneTheSuccessIntegrationTestUses() throws IOException {
-    Path root = Path.of(System.getProperty("jobc.root"));
-    String snippet = snippet(root.resolve("README.md"), "maven");
-    String pom =
-        Files.readString(root.resolve("maven-plugin/src/it/render-success/pom.xml"))
-            .replace("@project.version@", "0.1.0-SNAPSHOT");
-    assertThat(stripIndent(pom)).contains(stripIndent(snippet));
-  }
-
-  private static String snippet(Path readme, String name) throws IOException {
-    List<String> lines = Files.readAllLines(readme, StandardCharsets.UTF_8);
-    int at = lines.indexOf("<!-- snippet: " + name + " -->");
-    assertThat(at).as("snippet " + name + " in " + readme).isNotNegative();
-    List<String> body = new ArrayList<>();
-    for (int i = at + 2; !lines.get(i).startsWith("```"); i++) {
-      body.add(lines.get(i));
-    }
-    return String.join("\n", body);
-  }
-
-  private static String stripIndent(String s) {
-    return String.join("\n", s.lines().map(String::strip).toList());
   }
 
   private static Element child(Element parent, String name) {

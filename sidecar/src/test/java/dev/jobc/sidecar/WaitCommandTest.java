@@ -21,25 +21,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class WaitCommandTest {
-  static ApiStandIn api;
+  // One API per test: a watch of an earlier test, left registered in a shared mock server after
+  // its client closed, made the mock drop later creates (RejectedExecutionException) and a test
+  // wait for the client's retries.
+  ApiStandIn api;
   @TempDir Path dir;
   final StringWriter err = new StringWriter();
   final Termination termination = new Termination();
 
-  @BeforeAll
-  static void start() {
+  @BeforeEach
+  void start() {
     api = new ApiStandIn();
   }
 
-  @AfterAll
-  static void stop() {
+  @AfterEach
+  void stop() {
     api.close();
   }
 
