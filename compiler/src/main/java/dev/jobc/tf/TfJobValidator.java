@@ -320,9 +320,10 @@ public final class TfJobValidator {
   }
 
   /**
-   * Kueue admits each Job on its own: a TFJob carried by one Job per replica could be admitted in
-   * part, its parameter servers holding quota while its workers wait. As bare Pods, the replicas
-   * form one Kueue pod group and are admitted together.
+   * Kueue admits each Job as its own Workload: a TFJob carried by one Job per replica could be
+   * admitted in part, its parameter servers holding quota while its workers wait, and two such jobs
+   * can deadlock. As bare Pods, the replicas form one Kueue pod group and are admitted together.
+   * So, as for an MPIJob, a queue name with Jobs is refused rather than copied.
    */
   static void validateKueue(TfJobModel job, List<Finding> out) {
     Map<String, String> labels = job.metadata().getLabels();
@@ -333,11 +334,13 @@ public final class TfJobValidator {
       return;
     }
     out.add(
-        warning(
+        error(
+            Code.FORBIDDEN,
             FieldPath.of("metadata", "labels").key(TfKueue.QUEUE_NAME),
-            "Kueue admits each replica's Job on its own, so part of this TFJob can run while the"
-                + " rest waits for quota; render with --workers pods (or annotate jobc.dev/workers:"
-                + " pods) to have Kueue admit all replicas together as one pod group"));
+            "Forbidden: Kueue would admit each replica's Job as a separate Workload, which can"
+                + " deadlock on quota (part of the job holding its share while the rest waits);"
+                + " render with --workers pods (or annotate jobc.dev/workers: pods) to have Kueue"
+                + " admit all replicas together as one pod group"));
   }
 
   private static void oneOf(FieldPath path, String value, List<String> allowed, List<Finding> out) {
