@@ -1,12 +1,17 @@
 package dev.jobc.k8s;
 
+import dev.jobc.conventions.MpiLabels;
 import dev.jobc.k8s.GangPlan.Flavor;
+import dev.jobc.model.SchedulingPolicy;
+import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * Gang scheduling as every kind does it, whatever decides the {@link GangPlan}: which PodGroup API
@@ -55,6 +60,46 @@ public final class GangScheduling {
   }
 
   /**
+   * The plan once a kind has decided {@code minMember}, the Volcano queue and priority class and
+   * {@code minResources}: the scheduler's flavor and pod {@code schedulerName}, the policy's {@code
+   * scheduleTimeoutSeconds} (0 when unset) and no {@code minResources} when there are none, as both
+   * operators fill their PodGroup spec.
+   */
+  public static GangPlan plan(
+      String scheduler,
+      SchedulingPolicy policy,
+      int minMember,
+      String queue,
+      String priorityClass,
+      SortedMap<String, String> minResources) {
+    int timeout =
+        policy == null || policy.scheduleTimeoutSeconds() == null
+            ? 0
+            : policy.scheduleTimeoutSeconds();
+    return new GangPlan(
+        flavor(scheduler),
+        schedulerName(scheduler),
+        minMember,
+        queue,
+        priorityClass,
+        timeout,
+        minResources == null || minResources.isEmpty() ? null : minResources);
+  }
+
+  /**
+   * {@code schedulingPolicy.minResources} as given (both operators pass it on unchanged), printed
+   * as the API server would store it; {@code null} when the policy sets none.
+   */
+  public static SortedMap<String, String> givenMinResources(SchedulingPolicy policy) {
+    if (policy == null || policy.minResources() == null) {
+      return null;
+    }
+    SortedMap<String, String> given = new TreeMap<>();
+    policy.minResources().forEach((k, v) -> given.put(k, QuantitySum.canonical(v)));
+    return given;
+  }
+
+  /**
    * Marks the pods of {@code template} (a generator's own copy) as members of the job's PodGroup:
    * {@code schedulerName} plus the Volcano group annotation or the scheduler-plugins group label;
    * nothing without gang scheduling.
@@ -80,6 +125,16 @@ public final class GangScheduling {
     } else {
       meta.setLabels(with(meta.getLabels(), POD_GROUP_LABEL, job));
     }
+  }
+
+  /**
+   * PodGroup {@code <job>} of {@link #podGroup(GangPlan, String, String, Map, Map)} with the labels
+   * and annotations every jobc object carries.
+   */
+  public static GenericKubernetesResource podGroup(
+      GangPlan gang, String job, String namespace, CompileOptions options) {
+    return podGroup(
+        gang, job, namespace, MpiLabels.objectLabels(job), Metadata.objectAnnotations(options));
   }
 
   /**

@@ -4,13 +4,11 @@ import dev.jobc.k8s.GangPlan;
 import dev.jobc.k8s.GangPlan.Flavor;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.MinResources;
-import dev.jobc.k8s.QuantitySum;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.options.OptionTable;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
  * Decides gang scheduling for a valid MPIJob, matching mpi-operator v2 ({@code
@@ -50,19 +48,9 @@ public final class GangPlanner {
     SchedulingPolicy policy = job.schedulingPolicy();
     int minMember = minMember(job);
 
-    SortedMap<String, String> minResources;
-    if (policy != null && policy.minResources() != null) {
-      // Given values are passed on, printed as the API server would store them.
-      SortedMap<String, String> given = new TreeMap<>();
-      policy.minResources().forEach((k, v) -> given.put(k, QuantitySum.canonical(v)));
-      minResources = given;
-    } else if (minMember == 0) {
-      minResources = null;
-    } else {
+    SortedMap<String, String> minResources = GangScheduling.givenMinResources(policy);
+    if (minResources == null && minMember != 0) {
       minResources = MinResources.compute(job.launcher(), job.worker(), minMember);
-    }
-    if (minResources != null && minResources.isEmpty()) {
-      minResources = null;
     }
 
     String queue = null;
@@ -82,19 +70,8 @@ public final class GangPlanner {
         priorityClass = priorityClassName(job.worker());
       }
     }
-    int timeout =
-        policy == null || policy.scheduleTimeoutSeconds() == null
-            ? 0
-            : policy.scheduleTimeoutSeconds();
     return Optional.of(
-        new GangPlan(
-            flavor,
-            GangScheduling.schedulerName(scheduler),
-            minMember,
-            queue,
-            priorityClass,
-            timeout,
-            minResources));
+        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, minResources));
   }
 
   /** A replica template's {@code priorityClassName}, or {@code null}. */

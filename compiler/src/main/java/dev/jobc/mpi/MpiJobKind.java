@@ -5,6 +5,7 @@ import dev.jobc.bind.ObjectTrees;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.k8s.GangScheduling;
 import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.render.Templates;
@@ -21,7 +22,6 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
   private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
   private final WorkerPodsGenerator workerPods = new WorkerPodsGenerator();
   private final LauncherJobGenerator launchers = new LauncherJobGenerator();
-  private final PodGroupGenerator podGroups = new PodGroupGenerator();
 
   public MpiJobKind(Templates templates) {
     this.configMaps = new MpiConfigMapGenerator(templates);
@@ -93,7 +93,7 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
     out.add(launchers.generate(plan));
     // Gang scheduling: the pod-carrying generators mark their pods; the group itself.
     if (plan.gang() != null) {
-      out.add(podGroups.generate(plan));
+      out.add(GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));
     }
     return out;
   }

@@ -36,11 +36,9 @@ public final class TfGangPlanner {
         policy != null && policy.minAvailable() != null
             ? policy.minAvailable()
             : job.totalReplicas();
-    SortedMap<String, String> minResources = new TreeMap<>();
-    if (policy != null && policy.minResources() != null) {
-      policy.minResources().forEach((k, v) -> minResources.put(k, QuantitySum.canonical(v)));
-    } else {
-      minResources.putAll(minResources(job, minMember));
+    SortedMap<String, String> minResources = GangScheduling.givenMinResources(policy);
+    if (minResources == null) {
+      minResources = minResources(job, minMember);
     }
     String queue = null;
     String priorityClass = null;
@@ -49,19 +47,8 @@ public final class TfGangPlanner {
       priorityClass =
           policy != null && nonEmpty(policy.priorityClass()) ? policy.priorityClass() : null;
     }
-    int timeout =
-        policy == null || policy.scheduleTimeoutSeconds() == null
-            ? 0
-            : policy.scheduleTimeoutSeconds();
     return Optional.of(
-        new GangPlan(
-            flavor,
-            GangScheduling.schedulerName(scheduler),
-            minMember,
-            queue,
-            priorityClass,
-            timeout,
-            minResources.isEmpty() ? null : minResources));
+        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, minResources));
   }
 
   /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.k8s.GangScheduling;
 import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -18,7 +19,6 @@ public final class TfJobKind implements JobKind<TfJob, TfJobModel, TfJobPlan> {
   private final TfServiceGenerator services = new TfServiceGenerator();
   private final TfReplicaJobGenerator jobs = new TfReplicaJobGenerator();
   private final TfReplicaPodGenerator pods = new TfReplicaPodGenerator();
-  private final TfPodGroupGenerator podGroups = new TfPodGroupGenerator();
 
   @Override
   public String kind() {
@@ -74,7 +74,7 @@ public final class TfJobKind implements JobKind<TfJob, TfJobModel, TfJobPlan> {
     out.addAll(services.generate(plan));
     out.addAll(plan.pods() ? pods.generate(plan) : jobs.generate(plan));
     if (plan.gang() != null) {
-      out.add(podGroups.generate(plan));
+      out.add(GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));
     }
     return out;
   }

@@ -183,7 +183,9 @@ class MpiGeneratorsTest {
       assertThat(t.getMetadata().getAnnotations())
           .containsEntry(GangScheduling.VOLCANO_GROUP_ANNOTATION, "pi");
     }
-    JsonNode group = dev.jobc.bind.ObjectTrees.tree(new PodGroupGenerator().generate(plan));
+    JsonNode group =
+        dev.jobc.bind.ObjectTrees.tree(
+            GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));
     assertThat(group.path("spec").path("minMember").asInt()).isEqualTo(3);
     assertThat(
             WorkerTemplates.build(plan(PI, CompileOptions.defaults()), "Always")
