@@ -35,7 +35,6 @@ import java.util.stream.Collectors;
  * (an assertion deep inside dglrun's Python tools), and names too long for the pods jobc derives.
  */
 public final class DglJobValidator {
-  static final FieldPath NAME = FieldPath.of("metadata", "name");
   static final FieldPath SPEC = FieldPath.of("spec");
   static final FieldPath REPLICA_SPECS = SPEC.child("dglReplicaSpecs");
   static final String NUM_PARTITIONS = "--num-partitions";
@@ -77,16 +76,7 @@ public final class DglJobValidator {
   private static void validateMetadata(
       DglJobModel job, PartitionMode mode, CompileOptions options, List<Finding> out) {
     String name = job.name();
-    if (name == null || name.isEmpty()) {
-      out.add(
-          error(
-              Code.REQUIRED,
-              NAME,
-              job.metadata().getGenerateName() != null
-                  ? "generateName is not supported: the name is part of every pod and host name,"
-                      + " so it must be known when rendering"
-                  : "Required value: name is required"));
-    } else {
+    if (JobNames.named(name, job.metadata().getGenerateName(), "every pod and host name", out)) {
       // Every pod name is a host name under the job's Service, so each must be a DNS-1035 label;
       // dgl-operator never checked, and its pods then failed to be created. The name itself is
       // the Service's; the longest derived name is the one to report.
@@ -110,13 +100,9 @@ public final class DglJobValidator {
       boolean reported = !problems.isEmpty();
       if (reported) {
         out.add(
-            error(
-                Code.INVALID,
-                NAME,
-                "Invalid value: "
-                    + Quoting.quote(name)
-                    + ": "
-                    + hosts.get(host)
+            JobNames.invalidName(
+                name,
+                hosts.get(host)
                     + " cannot be created with the invalid DNS label "
                     + Quoting.quote(host)
                     + ": "

@@ -33,7 +33,6 @@ import java.util.stream.Collectors;
  * large for one ConfigMap or Role, and settings that need something jobc cannot generate.
  */
 public final class MpiJobValidator {
-  static final FieldPath NAME = FieldPath.of("metadata", "name");
   static final FieldPath SPEC = MpiPaths.SPEC;
 
   /** Kubernetes rejects objects over about 1.5 MiB (etcd); jobc stops at 1 MiB of names. */
@@ -65,26 +64,16 @@ public final class MpiJobValidator {
 
   private static void validateMetadata(MpiJobModel job, List<Finding> out) {
     String name = job.name();
-    if (name == null || name.isEmpty()) {
-      String detail =
-          job.metadata().getGenerateName() != null
-              ? "generateName is not supported: the name is part of every host name, so it must be"
-                  + " known when rendering"
-              : "Required value: name is required";
-      out.add(error(Code.REQUIRED, NAME, detail));
-    } else {
+    if (JobNames.named(name, job.metadata().getGenerateName(), "every host name", out)) {
       // mpi-operator validates the longest pod host name, <name>-worker-<n-1>; it covers
       // <name>-launcher and the Service <name> too.
       String host = Naming.workerPod(name, Math.max(job.maxWorkers(), 1) - 1);
       List<String> problems = Dns.dns1035Label(host);
       if (!problems.isEmpty()) {
         out.add(
-            error(
-                Code.INVALID,
-                NAME,
-                "Invalid value: "
-                    + Quoting.quote(name)
-                    + ": pods and the service cannot be created with the invalid DNS label "
+            JobNames.invalidName(
+                name,
+                "pods and the service cannot be created with the invalid DNS label "
                     + Quoting.quote(host)
                     + ": "
                     + String.join("; ", problems)));

@@ -32,7 +32,6 @@ import java.util.Set;
  * the Services every replica gets.
  */
 public final class TfJobValidator {
-  static final FieldPath NAME = FieldPath.of("metadata", "name");
   static final FieldPath RUN_POLICY = FieldPath.of("spec", "runPolicy");
   static final FieldPath REPLICA_SPECS = TfJobDefaults.REPLICA_SPECS;
 
@@ -100,28 +99,14 @@ public final class TfJobValidator {
 
   private static void validateName(TfJobModel job, List<Finding> out) {
     String name = job.name();
-    if (name == null || name.isEmpty()) {
-      out.add(
-          error(
-              Code.REQUIRED,
-              NAME,
-              job.metadata().getGenerateName() != null
-                  ? "generateName is not supported: the name is part of every replica's host name"
-                      + " in TF_CONFIG, so it must be known when rendering"
-                  : "Required value: name is required"));
+    if (!JobNames.named(
+        name, job.metadata().getGenerateName(), "every replica's host name in TF_CONFIG", out)) {
       return;
     }
     List<String> problems = Dns.dns1035Label(name);
     if (!problems.isEmpty()) {
       // The webhook's wording: NameIsDNS1035Label's messages joined by ",".
-      out.add(
-          error(
-              Code.INVALID,
-              NAME,
-              "Invalid value: "
-                  + Quoting.quote(name)
-                  + ": should match: "
-                  + String.join(",", problems)));
+      out.add(JobNames.invalidName(name, "should match: " + String.join(",", problems)));
       return;
     }
     // Every replica's Service <job>-<type>-<i> must be a DNS-1035 label; upstream does not check
@@ -138,12 +123,9 @@ public final class TfJobValidator {
     }
     if (longest != null && longest.length() > Dns.LABEL_MAX) {
       out.add(
-          error(
-              Code.INVALID,
-              NAME,
-              "Invalid value: "
-                  + Quoting.quote(name)
-                  + ": the Service "
+          JobNames.invalidName(
+              name,
+              "the Service "
                   + Quoting.quote(longest)
                   + " would have "
                   + longest.length()

@@ -24,6 +24,35 @@ public final class JobNames {
 
   private JobNames() {}
 
+  /**
+   * Whether the job has a name; if not, reports it as required, or {@code generateName} as not
+   * supported because the name is part of {@code usedIn} and so must be known when rendering.
+   */
+  public static boolean named(String name, String generateName, String usedIn, List<Finding> out) {
+    if (name != null && !name.isEmpty()) {
+      return true;
+    }
+    out.add(
+        error(
+            Code.REQUIRED,
+            NAME,
+            generateName != null
+                ? "generateName is not supported: the name is part of "
+                    + usedIn
+                    + ", so it must be known when rendering"
+                : "Required value: name is required"));
+    return false;
+  }
+
+  /** {@code metadata.name} {@code name} is invalid: {@code Invalid value: "<name>": <detail>}. */
+  public static Finding invalidName(String name, String detail) {
+    return invalid(NAME, name, detail);
+  }
+
+  private static Finding invalid(FieldPath path, String value, String detail) {
+    return error(Code.INVALID, path, "Invalid value: " + Quoting.quote(value) + ": " + detail);
+  }
+
   /** The namespace is baked into host names and RBAC subjects: it must be known and valid. */
   public static void namespace(String namespace, List<Finding> out) {
     if (namespace == null || namespace.isEmpty()) {
@@ -37,11 +66,7 @@ public final class JobNames {
     }
     List<String> problems = Dns.dns1123Label(namespace);
     if (!problems.isEmpty()) {
-      out.add(
-          error(
-              Code.INVALID,
-              NAMESPACE,
-              "Invalid value: " + Quoting.quote(namespace) + ": " + String.join("; ", problems)));
+      out.add(invalid(NAMESPACE, namespace, String.join("; ", problems)));
     }
   }
 
@@ -55,12 +80,9 @@ public final class JobNames {
       return true;
     }
     out.add(
-        error(
-            Code.INVALID,
-            NAME,
-            "Invalid value: "
-                + Quoting.quote(name)
-                + ": the worker StatefulSet "
+        invalidName(
+            name,
+            "the worker StatefulSet "
                 + Quoting.quote(set)
                 + " would have "
                 + set.length()
