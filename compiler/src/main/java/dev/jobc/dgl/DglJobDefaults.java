@@ -1,14 +1,10 @@
 package dev.jobc.dgl;
 
-import dev.jobc.diag.Code;
-import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.JobAnnotations;
-import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,19 +25,11 @@ public final class DglJobDefaults {
   public static DglJobModel apply(DglJob job, CompileOptions options) {
     DglJobSpec spec = job.spec() != null ? job.spec() : new DglJobSpec(null, null, null, null);
     ObjectMeta meta = job.metadata() != null ? job.metadata() : new ObjectMeta();
-    String namespace = meta.getNamespace();
-    if (namespace == null || namespace.isEmpty()) {
-      namespace = options.get(OptionTable.NAMESPACE);
-    }
+    String namespace = options.namespace(meta.getNamespace());
     JobAnnotations.Applied annotations = JobAnnotations.apply(meta, options);
-    List<Finding> findings = new ArrayList<>(annotations.findings());
-    if (annotations.maxReplicas() != null) {
-      findings.add(
-          Finding.error(
-              Code.FORBIDDEN,
-              FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS),
-              "Forbidden: a DGLJob cannot scale: every worker holds one graph partition"));
-    }
+    List<Finding> findings =
+        annotations.findingsWithoutScaling(
+            "a DGLJob cannot scale: every worker holds one graph partition");
     Map<String, ReplicaSpec> replicas = null;
     if (spec.dglReplicaSpecs() != null) {
       replicas = new LinkedHashMap<>();

@@ -35,10 +35,7 @@ public final class MpiJobDefaults {
   public static MpiJobModel apply(MpiJob job, MpiEra era, CompileOptions options) {
     MpiJobSpec spec = job.spec() != null ? job.spec() : MpiJobSpec.EMPTY;
     ObjectMeta meta = job.metadata() != null ? job.metadata() : new ObjectMeta();
-    String namespace = meta.getNamespace();
-    if (namespace == null || namespace.isEmpty()) {
-      namespace = options.get(OptionTable.NAMESPACE);
-    }
+    String namespace = options.namespace(meta.getNamespace());
     JobAnnotations.Applied annotations = JobAnnotations.apply(meta, options);
     MpiJobModel.Draft draft =
         new MpiJobModel.Draft(era)

@@ -47,6 +47,13 @@ public final class CompileOptions {
     return option.type().cast(values[option.index()]);
   }
 
+  /**
+   * A job's namespace: {@code given} ({@code metadata.namespace}) unless empty, else the option.
+   */
+  public String namespace(String given) {
+    return given == null || given.isEmpty() ? get(OptionTable.NAMESPACE) : given;
+  }
+
   /** A copy with {@code option} set, and what it implies (see {@link Draft#build}). */
   public <T> CompileOptions with(Option<T> option, T value) {
     return toDraft().set(option, value).build();

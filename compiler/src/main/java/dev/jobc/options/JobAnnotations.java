@@ -37,7 +37,24 @@ public final class JobAnnotations {
       CompileOptions options,
       Integer maxReplicas,
       Boolean distParMetisImage,
-      List<Finding> findings) {}
+      List<Finding> findings) {
+
+    /**
+     * {@link #findings}, plus an error on {@value #MAX_REPLICAS} for a kind that cannot scale,
+     * saying {@code why}.
+     */
+    public List<Finding> findingsWithoutScaling(String why) {
+      List<Finding> out = new ArrayList<>(findings);
+      if (maxReplicas != null) {
+        out.add(
+            Finding.error(
+                Code.FORBIDDEN,
+                FieldPath.of("metadata", "annotations").key(MAX_REPLICAS),
+                "Forbidden: " + why));
+      }
+      return out;
+    }
+  }
 
   private JobAnnotations() {}
 

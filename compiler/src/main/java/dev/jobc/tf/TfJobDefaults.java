@@ -9,12 +9,10 @@ import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.JobAnnotations;
-import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -40,20 +38,11 @@ public final class TfJobDefaults {
   public static TfJobModel apply(TfJob job, CompileOptions options) {
     TfJobSpec spec = job.spec() != null ? job.spec() : new TfJobSpec(null, null, null, null);
     ObjectMeta meta = job.metadata() != null ? job.metadata() : new ObjectMeta();
-    String namespace = meta.getNamespace();
-    if (namespace == null || namespace.isEmpty()) {
-      namespace = options.get(OptionTable.NAMESPACE);
-    }
+    String namespace = options.namespace(meta.getNamespace());
     JobAnnotations.Applied annotations = JobAnnotations.apply(meta, options);
-    List<Finding> findings = new ArrayList<>(annotations.findings());
-    if (annotations.maxReplicas() != null) {
-      findings.add(
-          Finding.error(
-              Code.FORBIDDEN,
-              FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS),
-              "Forbidden: a TFJob cannot scale: every replica's TF_CONFIG lists the whole"
-                  + " cluster"));
-    }
+    List<Finding> findings =
+        annotations.findingsWithoutScaling(
+            "a TFJob cannot scale: every replica's TF_CONFIG lists the whole" + " cluster");
     RunPolicy run = spec.runPolicy() != null ? spec.runPolicy() : RunPolicy.empty();
     if (run.cleanPodPolicy() == null) {
       run = run.withCleanPodPolicy(CLEAN_POD_POLICY);
