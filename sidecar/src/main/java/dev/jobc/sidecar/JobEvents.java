@@ -94,6 +94,21 @@ final class JobEvents {
                 .withName(jobName)
                 .withNamespace(namespace)
                 .build();
+    create(client, namespace, podName, target, type, reason, message);
+  }
+
+  /**
+   * Creates one Event about {@code target}, reported by the pod {@code reporter}; an Event that
+   * cannot be created is only logged.
+   */
+  static void create(
+      KubernetesClient client,
+      String namespace,
+      String reporter,
+      ObjectReference target,
+      String type,
+      String reason,
+      String message) {
     String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     try {
       client
@@ -118,7 +133,7 @@ final class JobEvents {
                   .withComponent(ApiClients.USER_AGENT)
                   .endSource()
                   .withReportingComponent(ApiClients.USER_AGENT)
-                  .withReportingInstance(podName)
+                  .withReportingInstance(reporter)
                   .build())
           .create();
     } catch (RuntimeException e) {

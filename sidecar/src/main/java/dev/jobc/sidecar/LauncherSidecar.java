@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.ScalableResource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -337,12 +338,7 @@ final class LauncherSidecar {
       if (!outcome.decided() && job != null) {
         Pod ended = self;
         job =
-            client
-                .batch()
-                .v1()
-                .jobs()
-                .inNamespace(s.namespace())
-                .withName(Naming.launcher(s.job()))
+            launcherJob()
                 .waitUntilCondition(
                     j -> JobOutcome.of(j, ended, s.launcherContainer()).decided(),
                     remaining(end),
@@ -367,18 +363,15 @@ final class LauncherSidecar {
 
   /** The launcher Job, or {@code null} when it does not exist. */
   private Job readJob() {
-    Job job =
-        client
-            .batch()
-            .v1()
-            .jobs()
-            .inNamespace(s.namespace())
-            .withName(Naming.launcher(s.job()))
-            .get();
+    Job job = launcherJob().get();
     if (job != null) {
       events.owner(job);
     }
     return job;
+  }
+
+  private ScalableResource<Job> launcherJob() {
+    return client.batch().v1().jobs().inNamespace(s.namespace()).withName(Naming.launcher(s.job()));
   }
 
   /** Whether the gate is open (tests). */

@@ -6,13 +6,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code release}: the native sidecar beside a DGLJob launcher, a bare Pod with restart policy
@@ -27,16 +23,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = "When this pod stops, release the workers by cleanPodPolicy.")
-final class ReleaseCommand implements Callable<Integer> {
-  private final Termination termination;
-  private final Supplier<KubernetesClient> clients;
-  private final Map<String, String> env;
-
-  @Spec CommandSpec spec;
-
-  @Option(names = "--namespace", paramLabel = "NS", description = "Default: $POD_NAMESPACE.")
-  String namespace;
-
+final class ReleaseCommand extends SidecarCommand {
   @Option(
       names = "--pod",
       paramLabel = "NAME",
@@ -69,23 +56,17 @@ final class ReleaseCommand implements Callable<Integer> {
   String selector;
 
   ReleaseCommand(Termination termination) {
-    this(termination, ApiClients::standard, System.getenv());
+    super(termination);
   }
 
   ReleaseCommand(
       Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    this.termination = termination;
-    this.clients = clients;
-    this.env = env;
+    super(termination, clients, env);
   }
 
   @Override
   public Integer call() throws Exception {
-    String ns = namespace != null ? namespace : env.get("POD_NAMESPACE");
-    String self = pod != null ? pod : env.get("POD_NAME");
-    if (ns == null || ns.isEmpty() || self == null || self.isEmpty()) {
-      throw usage("give --namespace and --pod, or set POD_NAMESPACE and POD_NAME");
-    }
+    PodIdentity self = thisPod(pod);
     if (!List.of("None", "Running", "All").contains(cleanPodPolicy)) {
       throw usage("--clean-pod-policy must be None, Running or All");
     }
@@ -105,10 +86,11 @@ final class ReleaseCommand implements Callable<Integer> {
             + cleanPodPolicy
             + " when this pod stops");
     termination.awaitStop();
-    try (KubernetesClient client = clients.get()) {
-      release(client, ns, self, labels);
-    }
-    return 0;
+    return withClient(
+        client -> {
+          release(client, self.namespace(), self.name(), labels);
+          return 0;
+        });
   }
 
   private void release(KubernetesClient client, String ns, String self, Map<String, String> labels)
@@ -141,9 +123,5 @@ final class ReleaseCommand implements Callable<Integer> {
         new WorkerCleanup(client, ns).apply(cleanPodPolicy, workerSet, labels, termination);
     events.record(
         r.ok() ? JobEvents.NORMAL : JobEvents.WARNING, r.reason(), outcome + "; " + r.message());
-  }
-
-  private ParameterException usage(String message) {
-    return new ParameterException(spec.commandLine(), message);
   }
 }

@@ -6,13 +6,9 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /** {@code run}: the native sidecar beside an MPI launcher (see {@link LauncherSidecar}). */
 @Command(
@@ -20,16 +16,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     sortOptions = false,
     description = "Keep discover_hosts.sh live, gate the launcher, release the workers at the end.")
-final class RunCommand implements Callable<Integer> {
-  private final Termination termination;
-  private final Supplier<KubernetesClient> clients;
-  private final Map<String, String> env;
-
-  @Spec CommandSpec spec;
-
-  @Option(names = "--namespace", paramLabel = "NS", description = "Default: $POD_NAMESPACE.")
-  String namespace;
-
+final class RunCommand extends SidecarCommand {
   @Option(
       names = "--pod",
       paramLabel = "NAME",
@@ -117,28 +104,20 @@ final class RunCommand implements Callable<Integer> {
   Path readyFile = Path.of("/tmp/jobc-ready");
 
   RunCommand(Termination termination) {
-    this(termination, ApiClients::standard, System.getenv());
+    super(termination);
   }
 
   RunCommand(Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    this.termination = termination;
-    this.clients = clients;
-    this.env = env;
+    super(termination, clients, env);
   }
 
   @Override
   public Integer call() throws Exception {
-    try (KubernetesClient client = clients.get()) {
-      return new LauncherSidecar(client, settings(), termination).run();
-    }
+    return withClient(client -> new LauncherSidecar(client, settings(), termination).run());
   }
 
   LauncherSidecar.Settings settings() {
-    String ns = namespace != null ? namespace : env.get("POD_NAMESPACE");
-    String self = pod != null ? pod : env.get("POD_NAME");
-    if (ns == null || ns.isEmpty() || self == null || self.isEmpty()) {
-      throw usage("give --namespace and --pod, or set POD_NAMESPACE and POD_NAME");
-    }
+    PodIdentity self = thisPod(pod);
     MpiEra e =
         MpiEra.of("kubeflow.org/" + era)
             .orElseThrow(() -> usage("--era must be v1 or v2beta1, not '" + era + "'"));
@@ -154,8 +133,8 @@ final class RunCommand implements Callable<Integer> {
       throw usage("--slots must be at least 1, --ready-workers and --worker-replicas at least 0");
     }
     return new LauncherSidecar.Settings(
-        ns,
-        self,
+        self.namespace(),
+        self.name(),
         job,
         e,
         slots,
@@ -169,9 +148,5 @@ final class RunCommand implements Callable<Integer> {
         configDir,
         outputDir,
         readyFile);
-  }
-
-  private ParameterException usage(String message) {
-    return new ParameterException(spec.commandLine(), message);
   }
 }

@@ -5,13 +5,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tfjob}: the native sidecar beside a TFJob's deciding replica (see {@link TfJobSidecar}).
@@ -22,17 +18,8 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description =
         "Decide a TFJob's outcome beside its deciding replica, record it, stop what is left.")
-final class TfJobCommand implements Callable<Integer> {
+final class TfJobCommand extends SidecarCommand {
   static final List<String> POLICIES = List.of("Always", "OnFailure", "Never", "ExitCode");
-
-  private final Termination termination;
-  private final Supplier<KubernetesClient> clients;
-  private final Map<String, String> env;
-
-  @Spec CommandSpec spec;
-
-  @Option(names = "--namespace", paramLabel = "NS", description = "Default: $POD_NAMESPACE.")
-  String namespace;
 
   @Option(names = "--pod", paramLabel = "NAME", description = "This pod; default: $POD_NAME.")
   String pod;
@@ -94,29 +81,21 @@ final class TfJobCommand implements Callable<Integer> {
   List<String> replicas = new ArrayList<>();
 
   TfJobCommand(Termination termination) {
-    this(termination, ApiClients::standard, System.getenv());
+    super(termination);
   }
 
   TfJobCommand(
       Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    this.termination = termination;
-    this.clients = clients;
-    this.env = env;
+    super(termination, clients, env);
   }
 
   @Override
   public Integer call() throws Exception {
-    try (KubernetesClient client = clients.get()) {
-      return new TfJobSidecar(client, settings(), termination).run();
-    }
+    return withClient(client -> new TfJobSidecar(client, settings(), termination).run());
   }
 
   TfJobSidecar.Settings settings() {
-    String ns = namespace != null ? namespace : env.get("POD_NAMESPACE");
-    String me = pod != null ? pod : env.get("POD_NAME");
-    if (ns == null || ns.isEmpty() || me == null || me.isEmpty()) {
-      throw usage("give --namespace and --pod, or set POD_NAMESPACE and POD_NAME");
-    }
+    PodIdentity me = thisPod(pod);
     for (Map.Entry<String, String> e : restartPolicies.entrySet()) {
       if (!POLICIES.contains(e.getValue())) {
         throw usage("--restart-policy " + e.getKey() + " must be one of " + POLICIES);
@@ -143,8 +122,8 @@ final class TfJobCommand implements Callable<Integer> {
       others.put(r.substring(colon + 1), r.substring(0, colon));
     }
     return new TfJobSidecar.Settings(
-        ns,
-        me,
+        me.namespace(),
+        me.name(),
         job,
         self,
         mainContainer,
@@ -155,9 +134,5 @@ final class TfJobCommand implements Callable<Integer> {
         "pod".equals(carrier),
         dynamicWorkers,
         others);
-  }
-
-  private ParameterException usage(String message) {
-    return new ParameterException(spec.commandLine(), message);
   }
 }

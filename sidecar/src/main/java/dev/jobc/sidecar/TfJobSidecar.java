@@ -4,15 +4,12 @@ import dev.jobc.conventions.TfLabels;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.DeletionPropagation;
-import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -375,35 +372,7 @@ final class TfJobSidecar {
             : s.podCarrier()
                 ? reference("v1", "Pod", s.pod(), null)
                 : reference("batch/v1", "Job", s.self(), null);
-    String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
-    try {
-      client
-          .v1()
-          .events()
-          .inNamespace(s.namespace())
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  .withName(target.getName() + "." + Long.toHexString(System.nanoTime()))
-                  .withNamespace(s.namespace())
-                  .endMetadata()
-                  .withInvolvedObject(target)
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(message)
-                  .withFirstTimestamp(now)
-                  .withLastTimestamp(now)
-                  .withCount(1)
-                  .withNewSource()
-                  .withComponent(ApiClients.USER_AGENT)
-                  .endSource()
-                  .withReportingComponent(ApiClients.USER_AGENT)
-                  .withReportingInstance(s.pod())
-                  .build())
-          .create();
-    } catch (RuntimeException e) {
-      Log.info("could not record the event: " + PodWatch.describe(e));
-    }
+    JobEvents.create(client, s.namespace(), s.pod(), target, type, reason, message);
   }
 
   /** Whether the outcome has been decided (tests). */

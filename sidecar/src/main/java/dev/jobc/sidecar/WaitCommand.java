@@ -10,13 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code wait}: an init container that blocks until named pods are Ready, Running or Succeeded (or
@@ -29,16 +25,7 @@ import picocli.CommandLine.Spec;
     description =
         "Wait until the named pods are Ready, Running or Succeeded; optionally write DGL's files"
             + " and start the workers.")
-final class WaitCommand implements Callable<Integer> {
-  private final Termination termination;
-  private final Supplier<KubernetesClient> clients;
-  private final Map<String, String> env;
-
-  @Spec CommandSpec spec;
-
-  @Option(names = "--namespace", paramLabel = "NS", description = "Default: $POD_NAMESPACE.")
-  String namespace;
-
+final class WaitCommand extends SidecarCommand {
   @Option(
       names = "--pod",
       paramLabel = "NAME",
@@ -109,14 +96,12 @@ final class WaitCommand implements Callable<Integer> {
   boolean thenServe;
 
   WaitCommand(Termination termination) {
-    this(termination, ApiClients::standard, System.getenv());
+    super(termination);
   }
 
   WaitCommand(
       Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    this.termination = termination;
-    this.clients = clients;
-    this.env = env;
+    super(termination, clients, env);
   }
 
   @Override
@@ -222,9 +207,5 @@ final class WaitCommand implements Callable<Integer> {
       out.put(part.substring(0, eq).trim(), part.substring(eq + 1).trim());
     }
     return out;
-  }
-
-  private ParameterException usage(String message) {
-    return new ParameterException(spec.commandLine(), message);
   }
 }

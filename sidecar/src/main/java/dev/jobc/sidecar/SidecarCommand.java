@@ -1,0 +1,67 @@
+package dev.jobc.sidecar;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * A subcommand of the sidecar: its API client, its termination signal, the downward API's
+ * environment, and the {@code --namespace} option every subcommand takes (declared here, so it
+ * comes first in each usage message).
+ */
+abstract class SidecarCommand implements Callable<Integer> {
+  final Termination termination;
+  final Supplier<KubernetesClient> clients;
+  final Map<String, String> env;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--namespace", paramLabel = "NS", description = "Default: $POD_NAMESPACE.")
+  String namespace;
+
+  SidecarCommand(Termination termination) {
+    this(termination, ApiClients::standard, System.getenv());
+  }
+
+  SidecarCommand(
+      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
+    this.termination = termination;
+    this.clients = clients;
+    this.env = env;
+  }
+
+  /** This pod, from {@code --namespace} and {@code pod} or else from the downward API's env. */
+  PodIdentity thisPod(String pod) {
+    String ns = namespace != null ? namespace : env.get("POD_NAMESPACE");
+    String name = pod != null ? pod : env.get("POD_NAME");
+    if (ns == null || ns.isEmpty() || name == null || name.isEmpty()) {
+      throw usage("give --namespace and --pod, or set POD_NAMESPACE and POD_NAME");
+    }
+    return new PodIdentity(ns, name);
+  }
+
+  /** Runs {@code work} with a new API client, closed after it. */
+  int withClient(ClientWork work) throws Exception {
+    try (KubernetesClient client = clients.get()) {
+      return work.run(client);
+    }
+  }
+
+  ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+
+  /** The namespace and name of the pod a subcommand runs in. */
+  record PodIdentity(String namespace, String name) {}
+
+  /** What a subcommand does with its API client; returns the exit code. */
+  @FunctionalInterface
+  interface ClientWork {
+    int run(KubernetesClient client) throws Exception;
+  }
+}

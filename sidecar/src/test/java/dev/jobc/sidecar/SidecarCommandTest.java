@@ -1,0 +1,103 @@
+package dev.jobc.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** What every subcommand shares: {@code --namespace}, and this pod from the options or the env. */
+class SidecarCommandTest {
+  static final String NO_POD = "give --namespace and --pod, or set POD_NAMESPACE and POD_NAME";
+  static final Map<String, String> ENV = Map.of("POD_NAMESPACE", "env-ns", "POD_NAME", "env-pod");
+
+  private static String usageError(SidecarCommand command, String... args) {
+    StringWriter err = new StringWriter();
+    int code = new CommandLine(command).setErr(new PrintWriter(err, true)).execute(args);
+    assertThat(code).as(err.toString()).isEqualTo(2);
+    return err.toString();
+  }
+
+  @Test
+  void withoutOptionsOrEnvEachCommandNamesBoth() {
+    Termination t = new Termination();
+    assertThat(
+            usageError(
+                new RunCommand(t, () -> null, Map.of()),
+                "--job",
+                "pi",
+                "--launcher-container",
+                "l"))
+        .startsWith(NO_POD + "\n");
+    assertThat(
+            usageError(
+                new ReleaseCommand(t, () -> null, Map.of("POD_NAMESPACE", "ns")),
+                "--container",
+                "c",
+                "--worker-set",
+                "w"))
+        .startsWith(NO_POD + "\n");
+    assertThat(
+            usageError(
+                new TfJobCommand(t, () -> null, Map.of("POD_NAME", "p")),
+                "--job",
+                "mnist",
+                "--self",
+                "mnist-chief-0",
+                "--restart-policy",
+                "chief=Never"))
+        .startsWith(NO_POD + "\n");
+    assertThat(
+            usageError(
+                new RunCommand(t, () -> null, Map.of("POD_NAMESPACE", "", "POD_NAME", "p")),
+                "--job",
+                "pi",
+                "--launcher-container",
+                "l"))
+        .as("an empty variable is no value")
+        .startsWith(NO_POD + "\n");
+  }
+
+  @Test
+  void optionsWinOverTheEnvAndTheEnvFillsTheRest() {
+    RunCommand run = new RunCommand(new Termination(), () -> null, ENV);
+    new CommandLine(run).parseArgs("--job", "pi", "--launcher-container", "l", "--pod", "opt-pod");
+    assertThat(run.settings().namespace()).isEqualTo("env-ns");
+    assertThat(run.settings().pod()).isEqualTo("opt-pod");
+
+    TfJobCommand tf = new TfJobCommand(new Termination(), () -> null, ENV);
+    new CommandLine(tf)
+        .parseArgs(
+            "--job",
+            "m",
+            "--self",
+            "m-chief-0",
+            "--restart-policy",
+            "chief=Never",
+            "--namespace",
+            "opt-ns");
+    assertThat(tf.settings().namespace()).isEqualTo("opt-ns");
+    assertThat(tf.settings().pod()).isEqualTo("env-pod");
+  }
+
+  @Test
+  void namespaceComesFirstInEveryUsageMessage() {
+    Termination t = new Termination();
+    for (SidecarCommand command :
+        new SidecarCommand[] {
+          new RunCommand(t), new ReleaseCommand(t), new TfJobCommand(t), new WaitCommand(t)
+        }) {
+      List<String> options =
+          new CommandLine(command)
+              .getUsageMessage()
+              .lines()
+              .filter(l -> l.startsWith("      --"))
+              .toList();
+      assertThat(options.get(0)).matches(" +--namespace=NS +Default: \\$POD_NAMESPACE\\.");
+      assertThat(options.get(1)).startsWith("      --pod=NAME ");
+    }
+  }
+}
