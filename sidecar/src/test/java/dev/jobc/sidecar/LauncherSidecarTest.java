@@ -611,7 +611,11 @@ class LauncherSidecarTest {
   void aLauncherThatFindsTheWorkersAtZeroScalesThemUp() throws Exception {
     api.scales.put("pi-worker", 0);
     api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
-    api.create(ApiStandIn.launcher(JOB));
+    // Owned by that Job as the Job controller makes it: the mock gave the Job a UID of its own, and
+    // the sidecar may learn the Job from either.
+    var launcher = ApiStandIn.launcher(JOB);
+    launcher.getMetadata().getOwnerReferences().get(0).setUid(jobUid());
+    api.create(launcher);
     runSidecar(2, "pi-worker", "Running", 2);
     Eventually.until("scaled up", () -> Integer.valueOf(2).equals(api.scales.get("pi-worker")));
     assertThat(dir.resolve("ready")).as("no worker Ready yet").doesNotExist();
