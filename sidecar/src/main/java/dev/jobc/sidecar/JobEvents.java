@@ -73,18 +73,6 @@ final class JobEvents {
 
   void record(String type, String reason, String message) {
     Log.info(reason + ": " + message);
-    if (job == null) {
-      // Not seen on a watch yet (a scale-up at start): read the Job, so that the Event carries its
-      // UID, which `kubectl describe job` selects Events by. The Role grants get on it by name.
-      try {
-        Job launcherJob = client.batch().v1().jobs().inNamespace(namespace).withName(jobName).get();
-        if (launcherJob != null) {
-          owner(launcherJob);
-        }
-      } catch (RuntimeException e) {
-        Log.info("could not read Job " + jobName + ": " + PodWatch.describe(e));
-      }
-    }
     ObjectReference target =
         job != null
             ? job
