@@ -32,6 +32,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -73,8 +74,7 @@ public final class ManifestCompiler {
 
     // 1. Parse: YAML text → trees with positions.
     List<Document> documents = new ArrayList<>();
-    for (Source source : sources) {
-      LoadResult loaded = loader.load(source);
+    for (LoadResult loaded : each(sources, loader::load)) {
       documents.addAll(loaded.documents());
       diagnostics.addAll(loaded.diagnostics());
     }
@@ -84,43 +84,38 @@ public final class ManifestCompiler {
     List<Document> jobs = new ArrayList<>();
     for (Document doc : documents) {
       switch (classify(doc, diagnostics)) {
-        case JOB -> {
-          diagnostics.addAll(schemas.validate(doc, apiVersion(doc), kindName(doc)));
-          jobs.add(doc);
-        }
+        case JOB -> jobs.add(doc);
         case PASS_THROUGH -> passThrough.add(doc);
         case REJECTED -> {}
       }
     }
+    each(jobs, doc -> schemas.validate(doc, apiVersion(doc), kindName(doc)))
+        .forEach(diagnostics::addAll);
 
     // 3-5. Bind, default, validate. Each value flows back only into the kind that made it.
     List<Accepted> ready = new ArrayList<>();
-    for (Document doc : jobs) {
-      JobKind<Object, Object, Object> kind = kindOf(doc);
-      Object bound;
-      try {
-        bound = kind.bind(doc.root());
-      } catch (IllegalArgumentException e) {
+    for (Checked job : each(jobs, doc -> check(doc, options))) {
+      Document doc = job.doc();
+      if (job.unbound() != null) {
         // The schema check has already said why (a value of the wrong type).
         if (diagnostics.stream()
             .noneMatch(d -> d.isError() && d.file().equals(doc.source().name()))) {
-          diagnostics.add(locate(doc, Finding.error(Code.SCHEMA, FieldPath.root(), firstLine(e))));
+          diagnostics.add(
+              locate(doc, Finding.error(Code.SCHEMA, FieldPath.root(), firstLine(job.unbound()))));
         }
         continue;
       }
-      Object model = kind.defaults(bound, options);
-      Finding notOurs = kind.renderedElsewhere(model);
-      if (notOurs != null) {
+      if (job.notOurs() != null) {
         // Another controller runs this job (MultiKueue, say); rendering it would run it twice.
-        diagnostics.add(locate(doc, notOurs));
+        diagnostics.add(locate(doc, job.notOurs()));
         ObjectIdentity.passThrough(doc.root()).forEach(f -> diagnostics.add(locate(doc, f)));
         passThrough.add(doc);
         continue;
       }
-      for (Finding f : kind.validate(model)) {
+      for (Finding f : job.findings()) {
         diagnostics.add(locate(doc, f));
       }
-      ready.add(new Accepted(kind, model, doc));
+      ready.add(new Accepted(job.kind(), job.model(), doc));
     }
     diagnostics.sort(Diagnostic.ORDER);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
@@ -129,23 +124,22 @@ public final class ManifestCompiler {
 
     // 6-7. Plan and generate.
     List<Rendered> rendered = new ArrayList<>();
-    for (Accepted job : ready) {
-      Object plan = job.kind().plan(job.model());
-      for (HasMetadata object : job.kind().generate(plan)) {
-        ObjectNode tree = ObjectTrees.tree(object);
-        rendered.add(new Rendered(tree, true, job.doc()));
-      }
+    for (List<Rendered> objects : each(ready, ManifestCompiler::generate)) {
+      rendered.addAll(objects);
     }
     for (Document doc : passThrough) {
       rendered.add(new Rendered((ObjectNode) doc.root(), false, doc));
     }
+    // 9. Serialize: generated objects in canonical key order, others as written.
+    List<String> texts = each(rendered, r -> writer.write(r.tree(), r.canonical()));
 
     // 8. Order, and refuse two objects with one identity (they would overwrite each other).
     List<OutputObject> objects = new ArrayList<>(rendered.size());
     Map<String, Document> seen = new HashMap<>();
     // Clashes per (later document, earlier document), reported once per pair.
     Map<Document, Map<Document, List<String>>> clashes = new LinkedHashMap<>();
-    for (Rendered r : rendered) {
+    for (int i = 0; i < rendered.size(); i++) {
+      Rendered r = rendered.get(i);
       JsonNode meta = r.tree().path("metadata");
       OutputObject o =
           new OutputObject(
@@ -153,8 +147,7 @@ public final class ManifestCompiler {
               r.tree().path("kind").asText(),
               meta.path("namespace").asText(""),
               meta.path("name").asText(),
-              // 9. Serialize: generated objects in canonical key order, others as written.
-              writer.write(r.tree(), r.canonical()));
+              texts.get(i));
       String identity =
           group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
       Document first = seen.putIfAbsent(identity, r.origin());
@@ -247,6 +240,75 @@ public final class ManifestCompiler {
     return warnings;
   }
 
+  /** Steps 3-5 for one job document; {@link #compile} turns the outcome into diagnostics. */
+  private Checked check(Document doc, CompileOptions options) {
+    JobKind<Object, Object, Object> kind = kindOf(doc);
+    Object bound;
+    try {
+      bound = kind.bind(doc.root());
+    } catch (IllegalArgumentException e) {
+      return new Checked(doc, kind, e, null, null, List.of());
+    }
+    Object model = kind.defaults(bound, options);
+    Finding notOurs = kind.renderedElsewhere(model);
+    if (notOurs != null) {
+      return new Checked(doc, kind, null, model, notOurs, List.of());
+    }
+    return new Checked(doc, kind, null, model, null, kind.validate(model));
+  }
+
+  /** Steps 6-7 for one job: its objects as trees. */
+  private static List<Rendered> generate(Accepted job) {
+    List<Rendered> objects = new ArrayList<>();
+    for (HasMetadata object : job.kind().generate(job.kind().plan(job.model()))) {
+      objects.add(new Rendered(ObjectTrees.tree(object), true, job.doc()));
+    }
+    return objects;
+  }
+
+  /**
+   * {@code step} applied to each item, results in the items' order. Jobs don't depend on each other
+   * until the output is ordered, so with several items the common pool's threads share them; what
+   * each returns is the same on any thread, and callers merge results in order, so the output does
+   * not depend on the schedule.
+   */
+  private static <T, R> List<R> each(List<T> items, Function<T, R> step) {
+    return (items.size() < 2 ? items.stream() : items.parallelStream()).map(step).toList();
+  }
+
+  /**
+   * Runs the first half of {@link #compile} (parse and schema check) on {@code sample} and drops
+   * the result: it only makes the classes, schemas and caches that step uses ready. See {@link
+   * WarmStart}.
+   */
+  void warmUpChecks(Source sample) {
+    for (Document doc : loader.load(sample).documents()) {
+      if (classify(doc, new ArrayList<>()) == Disposition.JOB) {
+        schemas.validate(doc, apiVersion(doc), kindName(doc));
+      }
+    }
+  }
+
+  /**
+   * Runs the second half of {@link #compile} (bind to writing) on {@code sample} and drops the
+   * result, as {@link #warmUpChecks} does for the first. The sample must be a valid job.
+   */
+  void warmUpGeneration(Source sample) {
+    for (Document doc : loader.load(sample).documents()) {
+      if (classify(doc, new ArrayList<>()) != Disposition.JOB) {
+        continue;
+      }
+      JobKind<Object, Object, Object> kind = kindOf(doc);
+      Object model = kind.defaults(kind.bind(doc.root()), CompileOptions.defaults());
+      if (kind.validate(model).stream().anyMatch(Finding::isError)) {
+        continue;
+      }
+      for (HasMetadata object : kind.generate(kind.plan(model))) {
+        writer.write(ObjectTrees.tree(object), true);
+      }
+    }
+  }
+
   /** The JSON Schema text used for an input kind, or {@code null} when the kind is not accepted. */
   public String schema(String apiVersion, String kind) {
     return schemas.supports(apiVersion, kind) ? schemas.schemaText(apiVersion, kind) : null;
@@ -269,6 +331,15 @@ public final class ManifestCompiler {
   private record Accepted(JobKind<Object, Object, Object> kind, Object model, Document doc) {}
 
   private record Rendered(ObjectNode tree, boolean canonical, Document origin) {}
+
+  /** A job document after bind, defaults and validation; see {@link #check}. */
+  private record Checked(
+      Document doc,
+      JobKind<Object, Object, Object> kind,
+      IllegalArgumentException unbound,
+      Object model,
+      Finding notOurs,
+      List<Finding> findings) {}
 
   /** The kind of an accepted job document ({@link #classify} returned {@code JOB}). */
   @SuppressWarnings("unchecked") // the kind's values only ever flow back into that kind

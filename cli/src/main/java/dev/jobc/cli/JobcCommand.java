@@ -1,5 +1,7 @@
 package dev.jobc.cli;
 
+import dev.jobc.ManifestCompiler;
+import dev.jobc.WarmStart;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -57,6 +59,9 @@ public final class JobcCommand implements Callable<Integer> {
 
   private final Map<String, String> environment;
 
+  /** Where subcommands get their compiler; {@link Main} starts it warming up before parsing. */
+  private WarmStart warmStart = WarmStart.none();
+
   /** Runs in the process's current directory, reads {@code System.in} and the process env. */
   public JobcCommand() {
     this(Path.of(""), System.in, System.getenv());
@@ -89,6 +94,17 @@ public final class JobcCommand implements Callable<Integer> {
   boolean debug() {
     String value = environment.getOrDefault(DEBUG, "");
     return !value.isEmpty() && !value.equals("0");
+  }
+
+  /** Takes the compiler from {@code start} (see {@link WarmStart}); returns this command. */
+  JobcCommand compilingWith(WarmStart start) {
+    this.warmStart = Objects.requireNonNull(start, "start");
+    return this;
+  }
+
+  /** The compiler for this run's subcommand. */
+  ManifestCompiler compiler() {
+    return warmStart.compiler();
   }
 
   Path workingDirectory() {
