@@ -96,6 +96,17 @@ public final class ObjectTrees {
 
   /** The tree of a fabric8 (or any Jackson-serialisable) object. */
   public static ObjectNode tree(Object value) {
+    TreeGenerator generator = new TreeGenerator(MAPPER);
+    try {
+      MAPPER.writeValue(generator, value);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return (ObjectNode) generator.root();
+  }
+
+  /** The tree {@link ObjectMapper#valueToTree} gives, for tests of {@link #tree}. */
+  static JsonNode tokenBufferTree(Object value) {
     return MAPPER.valueToTree(value);
   }
 }

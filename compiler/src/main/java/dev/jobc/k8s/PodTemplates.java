@@ -5,8 +5,9 @@ import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.ConfigMapVolumeSource;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
-import io.fabric8.kubernetes.api.model.EnvVarBuilder;
+import io.fabric8.kubernetes.api.model.EnvVarSource;
 import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.ObjectFieldSelector;
 import io.fabric8.kubernetes.api.model.PodDNSConfig;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -160,13 +161,13 @@ public final class PodTemplates {
 
   /** An environment variable from the downward API: {@code fieldRef.fieldPath} {@code path}. */
   public static EnvVar fieldEnv(String name, String path) {
-    return new EnvVarBuilder()
-        .withName(name)
-        .withNewValueFrom()
-        .withNewFieldRef()
-        .withFieldPath(path)
-        .endFieldRef()
-        .endValueFrom()
-        .build();
+    ObjectFieldSelector field = new ObjectFieldSelector();
+    field.setFieldPath(path);
+    EnvVarSource source = new EnvVarSource();
+    source.setFieldRef(field);
+    EnvVar env = new EnvVar();
+    env.setName(name);
+    env.setValueFrom(source);
+    return env;
   }
 }

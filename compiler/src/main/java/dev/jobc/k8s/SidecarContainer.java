@@ -1,9 +1,11 @@
 package dev.jobc.k8s;
 
-import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -41,20 +43,27 @@ public final class SidecarContainer {
 
   private SidecarContainer() {}
 
-  /** A sidecar container with the shared settings; callers add probes, mounts, restart policy. */
-  public static ContainerBuilder base(String image, String name, List<String> args) {
-    return new ContainerBuilder()
-        .withName(name)
-        .withImage(image)
-        .withImagePullPolicy("IfNotPresent")
-        .withArgs(args)
-        .withEnv(
-            PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
-            PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
-            PodTemplates.fieldEnv("POD_IP", "status.podIP"),
-            new EnvVar("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS, null))
-        .withResources(
-            new ResourceRequirementsBuilder().withRequests(RESOURCES).withLimits(RESOURCES).build())
-        .withSecurityContext(RestrictedSecurityContext.of(true));
+  /**
+   * A new sidecar container with the shared settings; callers set probes, mounts, restart policy.
+   */
+  public static Container base(String image, String name, List<String> args) {
+    Container c = new Container();
+    c.setName(name);
+    c.setImage(image);
+    c.setImagePullPolicy("IfNotPresent");
+    c.setArgs(new ArrayList<>(args));
+    c.setEnv(
+        new ArrayList<>(
+            List.of(
+                PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
+                PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
+                PodTemplates.fieldEnv("POD_IP", "status.podIP"),
+                new EnvVar("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS, null))));
+    ResourceRequirements resources = new ResourceRequirements();
+    resources.setRequests(new LinkedHashMap<>(RESOURCES));
+    resources.setLimits(new LinkedHashMap<>(RESOURCES));
+    c.setResources(resources);
+    c.setSecurityContext(RestrictedSecurityContext.of(true));
+    return c;
   }
 }

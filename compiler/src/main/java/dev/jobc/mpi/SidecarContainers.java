@@ -5,10 +5,11 @@ import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ExecAction;
+import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,6 +32,11 @@ public final class SidecarContainers {
   static final long TOKEN_SECONDS = 3607L;
 
   private SidecarContainers() {}
+
+  private static VolumeMount readOnly(VolumeMount mount) {
+    mount.setReadOnly(true);
+    return mount;
+  }
 
   /**
    * The {@code run} sidecar beside an MPIJob launcher (an init container with {@code restartPolicy:
@@ -65,42 +71,25 @@ public final class SidecarContainers {
     add(args, "--output-dir", Naming.CONFIG_MOUNT);
     add(args, "--ready-file", Naming.SIDECAR_READY_FILE);
     List<VolumeMount> mounts = new ArrayList<>();
-    mounts.add(
-        new VolumeMountBuilder()
-            .withName(Naming.CONFIG_VOLUME)
-            .withMountPath(Naming.SIDECAR_CONFIG_MOUNT)
-            .withReadOnly(true)
-            .build());
-    mounts.add(
-        new VolumeMountBuilder()
-            .withName(Naming.RUNTIME_VOLUME)
-            .withMountPath(Naming.CONFIG_MOUNT)
-            .build());
-    mounts.add(
-        new VolumeMountBuilder()
-            .withName(Naming.SIDECAR_TMP_VOLUME)
-            .withMountPath(Naming.SIDECAR_TMP_MOUNT)
-            .build());
+    mounts.add(readOnly(PodTemplates.mount(Naming.CONFIG_VOLUME, Naming.SIDECAR_CONFIG_MOUNT)));
+    mounts.add(PodTemplates.mount(Naming.RUNTIME_VOLUME, Naming.CONFIG_MOUNT));
+    mounts.add(PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT));
     if (plan.sidecarToken()) {
       mounts.add(
-          new VolumeMountBuilder()
-              .withName(Naming.SIDECAR_TOKEN_VOLUME)
-              .withMountPath(Naming.SERVICE_ACCOUNT_MOUNT)
-              .withReadOnly(true)
-              .build());
+          readOnly(PodTemplates.mount(Naming.SIDECAR_TOKEN_VOLUME, Naming.SERVICE_ACCOUNT_MOUNT)));
     }
-    return SidecarContainer.base(
-            plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args)
-        .withRestartPolicy("Always")
-        .withNewStartupProbe()
-        .withNewExec()
-        .withCommand("test", "-e", Naming.SIDECAR_READY_FILE)
-        .endExec()
-        .withPeriodSeconds(PROBE_PERIOD_SECONDS)
-        .withFailureThreshold(PROBE_FAILURES)
-        .endStartupProbe()
-        .withVolumeMounts(mounts)
-        .build();
+    Container c =
+        SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
+    c.setRestartPolicy("Always");
+    ExecAction ready = new ExecAction();
+    ready.setCommand(new ArrayList<>(List.of("test", "-e", Naming.SIDECAR_READY_FILE)));
+    Probe probe = new Probe();
+    probe.setExec(ready);
+    probe.setPeriodSeconds(PROBE_PERIOD_SECONDS);
+    probe.setFailureThreshold(PROBE_FAILURES);
+    c.setStartupProbe(probe);
+    c.setVolumeMounts(mounts);
+    return c;
   }
 
   /**

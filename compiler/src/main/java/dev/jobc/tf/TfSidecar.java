@@ -1,10 +1,10 @@
 package dev.jobc.tf;
 
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -46,15 +46,13 @@ final class TfSidecar {
         add(args, "--replica", r.type().lower() + ":" + r.name());
       }
     }
-    return SidecarContainer.base(
-            plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args)
-        .withRestartPolicy("Always")
-        .withVolumeMounts(
-            new VolumeMountBuilder()
-                .withName(Naming.SIDECAR_TMP_VOLUME)
-                .withMountPath(Naming.SIDECAR_TMP_MOUNT)
-                .build())
-        .build();
+    Container c =
+        SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
+    c.setRestartPolicy("Always");
+    c.setVolumeMounts(
+        new ArrayList<>(
+            List.of(PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT))));
+    return c;
   }
 
   private static void add(List<String> args, String option, String value) {

@@ -134,6 +134,46 @@ class ObjectTreesTest {
     public List<Item> items;
   }
 
+  /**
+   * {@link ObjectTrees#tree} builds trees through its own generator: it must give the tree
+   * Jackson's {@code valueToTree} gives, for beans, lists, maps, quantities, ints-or-strings, every
+   * kind of number, binary data and nulls inside maps and lists.
+   */
+  @Test
+  void treesAreTheTreesValueToTreeGives() throws Exception {
+    PodTemplateSpec template =
+        ObjectTrees.bind(EAGER.readTree(RICH_TEMPLATE), PodTemplateSpec.class);
+    io.fabric8.kubernetes.api.model.apps.StatefulSet set =
+        new io.fabric8.kubernetes.api.model.apps.StatefulSet();
+    set.setMetadata(new io.fabric8.kubernetes.api.model.ObjectMeta());
+    set.getMetadata().setName("pi-worker");
+    set.setSpec(new io.fabric8.kubernetes.api.model.apps.StatefulSetSpec());
+    set.getSpec().setReplicas(3);
+    set.getSpec().setTemplate(template);
+    set.getSpec()
+        .setAdditionalProperty(
+            "numbers",
+            java.util.Arrays.asList(
+                1,
+                2L,
+                java.math.BigInteger.TEN.pow(30),
+                1.5d,
+                2.5f,
+                new java.math.BigDecimal("1.250"),
+                null,
+                true,
+                new byte[] {1, 2, 3}));
+    java.util.Map<String, Object> nested = new java.util.LinkedHashMap<>();
+    nested.put("b", null);
+    nested.put("a", java.util.Map.of("x", List.of()));
+    set.getSpec().setAdditionalProperty("nested", nested);
+
+    assertThat(ObjectTrees.tree(set)).isEqualTo(ObjectTrees.tokenBufferTree(set));
+    // Key order too: the writer keeps it for passed-through objects.
+    assertThat(ObjectTrees.tree(set).toString())
+        .isEqualTo(ObjectTrees.tokenBufferTree(set).toString());
+  }
+
   public static final class Item {
     public String value;
   }
