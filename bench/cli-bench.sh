@@ -44,7 +44,7 @@ while getopts "n:r:1fsh" opt; do
     1) one=1 ;;
     f) floor=1 ;;
     s) smoke=1 ;;
-    *) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
   esac
 done
 if ((smoke)); then

@@ -17,7 +17,7 @@ set -euo pipefail
 
 case "${1:-}" in
   -s | --smoke) shift; set -- -f 1 -wi 0 -i 1 -r 200ms "$@" ;;
-  -h | --help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+  -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
   "") set -- -f 1 -wi 3 -w 2s -i 5 -r 2s -t 1 ;;
 esac
 

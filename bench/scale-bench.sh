@@ -33,7 +33,7 @@ while getopts "w:r:sh" opt; do
     w) workers=$OPTARG ;;
     r) runs=$OPTARG ;;
     s) workers=200 runs=1 ;;
-    *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
   esac
 done
 [[ $workers =~ ^[1-9][0-9]*$ && $runs =~ ^[1-9][0-9]*$ ]] || { echo "scale-bench: -w and -r take positive numbers" >&2; exit 2; }
