@@ -69,7 +69,7 @@ if ! awk -v a="$compile" -v b="$parse" 'BEGIN { exit !(a > 0 && b > 0) }'; then
 fi
 
 echo
-echo "JDK: $("$java" -version 2>&1 | head -n 1)"
+echo "JDK: $("$java" -version 2>&1 | sed -n 1p)"
 echo "JMH options: $*"
 awk '{ printf "%-36s %10s ± %s %s\n", $1, $2, $3, $4 }' <<<"$scores"
 printf 'ratio compile/yamlParseOnly %s (target >= 0.33)\n' \

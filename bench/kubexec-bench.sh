@@ -182,7 +182,7 @@ measure() {
   wait "${pids[@]}" 2>/dev/null || true
 }
 
-"$kubectl" version --client 2>/dev/null | head -n 1
+"$kubectl" version --client 2>/dev/null | sed -n 1p
 measure "Go defaults"
 # shellcheck disable=SC2086 # the rendered settings are NAME=VALUE words
 measure "kubexec.sh: $go_env" $go_env

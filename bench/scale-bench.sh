@@ -90,7 +90,7 @@ check "$workers" "$work/large.out"
 echo "checked: $small-worker render ($(wc -l <"$work/small.out") lines), $workers-worker render ($(wc -l <"$work/large.out") lines)"
 
 java=${JAVA_HOME:+$JAVA_HOME/bin/}java
-echo "JDK: $("$java" -version 2>&1 | head -n 1)"
+echo "JDK: $("$java" -version 2>&1 | sed -n 1p)"
 echo "$runs runs each, alternated; StatefulSet mode (the default)"
 small_ms=() small_kib=() large_ms=() large_kib=()
 for ((r = 1; r <= runs; r++)); do
