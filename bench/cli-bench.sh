@@ -10,27 +10,54 @@
 # With -f it also times bench/target/benchmarks.jar's LibraryFloor over the same inputs: a process
 # that only starts the JVM, parses arguments with picocli, loads the YAML, runs the JSON Schema
 # check and renders one FreeMarker template, with a class-data archive as bin/jobc has. That is the
-# start-up floor of jobc's libraries, without any of jobc's own work.
+# start-up floor of jobc's libraries, without any of jobc's own work; it prints jobc / floor too.
+#
+# Issue 14's targets: `-1 -f` (one job: jobc / floor <= 1.3) and `-n 200` (200 jobs: jobc /
+# kustomize <= 0.2).
 #
 # Builds nothing: bin/jobc (and, with -f, the bench jar) must already work.
-# Usage: bench/cli-bench.sh [-n COPIES] [-r RUNS] [-f]
+# Usage: bench/cli-bench.sh [-n COPIES] [-r RUNS] [-1] [-f] [-s | --smoke]
+#   -n  generated pi jobs besides examples/*.yaml (default 50)
+#   -r  timed runs of each command (default 10)
+#   -1  one job: examples/pi.yaml alone (the README's first command), nothing generated
+#   -f  also time the library floor
+#   -s, --smoke  -n 2 -r 1, and -f when bench/target/benchmarks.jar exists: checks that the bench
+#       works (every command exits 0, kustomize prints every rendered object), measures nothing
 set -euo pipefail
+
+args=()
+for a in "$@"; do
+  [[ $a == --smoke ]] && a=-s
+  args+=("$a")
+done
+set -- "${args[@]+"${args[@]}"}"
 
 copies=50
 runs=10
 floor=0
-while getopts "n:r:fh" opt; do
+one=0
+smoke=0
+while getopts "n:r:1fsh" opt; do
   case "$opt" in
     n) copies=$OPTARG ;;
     r) runs=$OPTARG ;;
+    1) one=1 ;;
     f) floor=1 ;;
-    *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    s) smoke=1 ;;
+    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
   esac
 done
+if ((smoke)); then
+  copies=2 runs=1
+  [[ -f $(dirname "${BASH_SOURCE[0]}")/target/benchmarks.jar ]] && floor=1
+fi
+if ((one)); then copies=0; fi
 [[ $copies =~ ^[0-9]+$ && $runs =~ ^[1-9][0-9]*$ ]] || { echo "cli-bench: -n and -r take numbers" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
 jobc=bin/jobc
 [[ -x $jobc ]] || { echo "cli-bench: $jobc is missing or not executable" >&2; exit 2; }
 command -v kubectl >/dev/null || { echo "cli-bench: kubectl is not on the PATH" >&2; exit 2; }
@@ -38,56 +65,17 @@ command -v kubectl >/dev/null || { echo "cli-bench: kubectl is not on the PATH" 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# N copies of the pi job (mpi-operator examples/v2beta1/pi with slotsPerWorker: 2, without its
-# ttlSecondsAfterFinished, which jobc warns about), distinct names.
+# N copies of the pi job (bench/lib.sh), distinct names.
 mkdir -p "$work/generated"
 for ((i = 1; i <= copies; i++)); do
   name=$(printf 'pi-%04d' "$i")
-  cat > "$work/generated/$name.yaml" <<YAML
-apiVersion: kubeflow.org/v2beta1
-kind: MPIJob
-metadata:
-  name: $name
-  namespace: default
-spec:
-  slotsPerWorker: 2
-  runPolicy:
-    cleanPodPolicy: Running
-  sshAuthMountPath: /home/mpiuser/.ssh
-  mpiReplicaSpecs:
-    Launcher:
-      replicas: 1
-      template:
-        spec:
-          containers:
-          - image: mpioperator/mpi-pi:openmpi
-            name: mpi-launcher
-            securityContext:
-              runAsUser: 1000
-            command: [mpirun]
-            args: [-n, "4", /home/mpiuser/pi]
-            resources:
-              limits:
-                cpu: 1
-                memory: 1Gi
-    Worker:
-      replicas: 2
-      template:
-        spec:
-          containers:
-          - image: mpioperator/mpi-pi:openmpi
-            name: mpi-worker
-            securityContext:
-              runAsUser: 1000
-            resources:
-              limits:
-                cpu: 1
-                memory: 1Gi
-YAML
+  pi_job "$name" 2 >"$work/generated/$name.yaml"
 done
 
 inputs=()
-if [[ -d examples ]]; then
+if ((one)); then
+  inputs=(examples/pi.yaml)
+elif [[ -d examples ]]; then
   while IFS= read -r f; do inputs+=("$f"); done < <(find examples -maxdepth 1 -type f \( -name '*.yaml' -o -name '*.yml' \) | LC_ALL=C sort)
 fi
 while IFS= read -r f; do inputs+=("$f"); done < <(find "$work/generated" -type f -name '*.yaml' | LC_ALL=C sort)
@@ -105,7 +93,12 @@ mkdir -p "$out"
   find "$out" -maxdepth 1 -type f -name '*.yaml' ! -name kustomization.yaml -printf '%f\n' | LC_ALL=C sort | sed 's/^/- /'
 } > "$out/kustomization.yaml"
 objects=$(($(wc -l < "$out/kustomization.yaml") - 3))
-kubectl kustomize "$out" >/dev/null
+# Every rendered object must come out of kustomize, so that neither side measures an error path.
+kustomized=$(kubectl kustomize "$out" | grep -c '^kind: ' || true)
+if ((objects == 0 || kustomized != objects)); then
+  echo "cli-bench: jobc rendered $objects objects and kubectl kustomize printed $kustomized" >&2
+  exit 1
+fi
 
 floor_cmd=()
 if ((floor)); then
@@ -130,9 +123,10 @@ time_ms() {
   end=$(now_ns)
   awk -v d=$((end - start)) 'BEGIN { printf "%.1f\n", d / 1e6 }'
 }
-median() { LC_ALL=C sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.1f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "inputs: ${#inputs[@]} files ($copies generated pi jobs + examples/), $objects rendered objects, $runs runs each"
+if ((one)); then what="examples/pi.yaml only"; else what="$copies generated pi jobs + examples/"; fi
+echo "JDK: $("${JAVA_HOME:+$JAVA_HOME/bin/}java" -version 2>&1 | sed -n 1p)"
+echo "inputs: ${#inputs[@]} files ($what), $objects rendered objects, $runs runs each"
 jobc_times=()
 kust_times=()
 floor_times=()
@@ -150,10 +144,15 @@ done
 
 jobc_median=$(printf '%s\n' "${jobc_times[@]}" | median)
 kust_median=$(printf '%s\n' "${kust_times[@]}" | median)
-printf 'median wall time: jobc render %s ms, kubectl kustomize %s ms, ratio jobc/kustomize %s\n' \
-  "$jobc_median" "$kust_median" "$(awk -v a="$jobc_median" -v b="$kust_median" 'BEGIN { printf "%.2f", a / b }')"
+printf 'median wall time: jobc render %s ms, kubectl kustomize %s ms\n' "$jobc_median" "$kust_median"
+target=""
+((copies == 200)) && target=" (issue 14 target c: <= 0.2)"
+printf 'ratio jobc/kustomize %s%s\n' "$(ratio "$jobc_median" "$kust_median")" "$target"
 if ((floor)); then
   floor_median=$(printf '%s\n' "${floor_times[@]}" | median)
   printf 'median wall time: library floor %s ms, ratio floor/kustomize %s\n' \
-    "$floor_median" "$(awk -v a="$floor_median" -v b="$kust_median" 'BEGIN { printf "%.2f", a / b }')"
+    "$floor_median" "$(ratio "$floor_median" "$kust_median")"
+  target=""
+  ((one)) && target=" (issue 14 target b: <= 1.3)"
+  printf 'ratio jobc/floor %s%s\n' "$(ratio "$jobc_median" "$floor_median")" "$target"
 fi

@@ -7,18 +7,29 @@
 #
 #   bench/kubexec-bench.sh            # 20 sessions, kubectl from the PATH
 #   bench/kubexec-bench.sh -n 50 -k /path/to/kubectl
+#   bench/kubexec-bench.sh --smoke    # (or -s) 2 sessions, 1 s settle: checks the bench works
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
+args=()
+for a in "$@"; do
+  [[ $a == --smoke ]] && a=-s
+  args+=("$a")
+done
+set -- "${args[@]+"${args[@]}"}"
+
 sessions=20
 kubectl=kubectl
-while getopts "n:k:" opt; do
+settle=3
+while getopts "n:k:s" opt; do
   case $opt in
     n) sessions=$OPTARG ;;
     k) kubectl=$OPTARG ;;
-    *) echo "usage: $0 [-n SESSIONS] [-k KUBECTL]" >&2; exit 2 ;;
+    s) sessions=2 settle=1 ;;
+    *) echo "usage: $0 [-n SESSIONS] [-k KUBECTL] [-s | --smoke]" >&2; exit 2 ;;
   esac
 done
+[[ $sessions =~ ^[1-9][0-9]*$ ]] || { echo "kubexec-bench: -n takes a positive number" >&2; exit 2; }
 for tool in "$kubectl" python3 openssl; do
   command -v "$tool" >/dev/null || { echo "$tool is not on the PATH" >&2; exit 1; }
 done
@@ -148,12 +159,19 @@ measure() {
       "$kubectl" exec "pi-worker-$i" -- /bin/sh -c true >/dev/null 2>&1 &
     pids+=($!)
   done
+  local deadline=$((SECONDS + 60 + sessions))
   until [[ $(cat "$work/upgraded" 2>/dev/null || echo 0) -ge $((before + sessions)) ]]; do
+    if ((SECONDS > deadline)); then
+      echo "kubexec-bench: only $(($(cat "$work/upgraded" 2>/dev/null || echo 0) - before)) of $sessions exec sessions reached the stand-in API server" >&2
+      kill "${pids[@]}" 2>/dev/null || true
+      exit 1
+    fi
     sleep 0.2
   done
-  sleep 3 # let each kubectl settle after the upgrade
+  sleep "$settle" # let each kubectl settle after the upgrade
   local p
   for p in "${pids[@]}"; do
+    [[ -r /proc/$p/smaps_rollup ]] || { echo "kubexec-bench: kubectl $p ended before it was measured" >&2; exit 1; }
     awk '/^Rss:/ {r = $2} /^Anonymous:/ {a = $2} END {printf "%d %d ", r, a}' "/proc/$p/smaps_rollup"
     awk '/^VmPTE:/ {print $2}' "/proc/$p/status"
   done | awk -v n="$sessions" -v label="$label" '
@@ -164,7 +182,7 @@ measure() {
   wait "${pids[@]}" 2>/dev/null || true
 }
 
-"$kubectl" version --client 2>/dev/null | head -n 1
+"$kubectl" version --client 2>/dev/null | sed -n 1p
 measure "Go defaults"
 # shellcheck disable=SC2086 # the rendered settings are NAME=VALUE words
 measure "kubexec.sh: $go_env" $go_env
