@@ -9,7 +9,7 @@
 #   --smoke      4 workers, 8 flips: fails (non-zero) when the sidecar does not start, does not
 #                rewrite discover_hosts.sh or does not exit 0 on SIGTERM; prints the figures and
 #                judges none of them (for CI)
-#   --no-build   use the jar and classes already in sidecar/target
+#   --no-build   use the shaded jar already in sidecar/target (after mvn package or verify)
 # The JDK is $JAVA_HOME's when set, else the one on PATH. JOBC_BENCH_JAVA_TOOL_OPTIONS replaces
 # the rendered options (experiments); JOBC_BENCH_NMT=1 prints jcmd VM.native_memory summary and GC.class_histogram (add
 # -XX:NativeMemoryTracking=summary to the options) and smaps_rollup before the stop.
@@ -37,9 +37,12 @@ if [ -n "${JAVA_HOME:-}" ]; then
   java=$JAVA_HOME/bin/java
 fi
 cp_file=sidecar/target/bench-classpath.txt
-if [ -n "$build" ] || [ ! -f "$cp_file" ]; then
-  mvn -B -q -o -pl sidecar -am package -DskipTests \
+if [ -n "$build" ]; then
+  mvn -B -q -pl sidecar -am package -DskipTests \
     dependency:build-classpath -Dmdep.includeScope=test -Dmdep.outputFile="$root/$cp_file" >&2
+elif [ ! -f "$cp_file" ]; then
+  mvn -B -q -pl sidecar -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile="$root/$cp_file" >&2
 fi
 # The options as rendered (compiler/src/main/java/dev/jobc/k8s/SidecarContainer.java).
 opts=$(sed -n 's/.*"\(-XX:+UseSerialGC[^"]*\)".*/\1/p;s/^ *+ "\( -X[^"]*\)".*/\1/p' \

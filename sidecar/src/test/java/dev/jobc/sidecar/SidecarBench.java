@@ -64,73 +64,82 @@ public final class SidecarBench {
       env.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
       long launched = System.nanoTime();
       Process p = pb.start();
-      Path script = dir.resolve("discover_hosts.sh");
-      Eventually.until("first discover_hosts.sh", () -> Files.exists(script));
-      long firstScript = System.nanoTime() - launched;
-      api.setReady("other-worker-0", true);
-
-      long[] delays = new long[flips];
-      for (int n = 0; n < flips; n++) {
-        int worker = n % workers;
-        boolean ready = (n / workers) % 2 == 0;
-        String before = Files.readString(script);
-        long start = System.nanoTime();
-        api.setReady("pi-worker-" + worker, ready);
-        while (Files.readString(script).equals(before)) {
-          Thread.onSpinWait();
-          if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(10)) {
-            throw new IllegalStateException("flip " + n + ": no change within 10 s");
-          }
-        }
-        delays[n] = System.nanoTime() - start;
-      }
-      if (System.getProperty("bench.nmt") != null) {
-        String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
-        new ProcessBuilder(jcmd, Long.toString(p.pid()), "VM.native_memory", "summary")
-            .inheritIO()
-            .start()
-            .waitFor();
-        new ProcessBuilder(jcmd, Long.toString(p.pid()), "GC.class_histogram")
-            .inheritIO()
-            .start()
-            .waitFor();
-        System.out.println(
-            Files.readString(Path.of("/proc", Long.toString(p.pid()), "smaps_rollup")));
-        System.out.println("threads: " + kib(p.pid(), "Threads"));
-      }
-      long rss = kib(p.pid(), "VmRSS");
-      long hwm = kib(p.pid(), "VmHWM");
-      long stop = System.nanoTime();
-      p.destroy(); // SIGTERM
-      boolean exited = p.waitFor(20, TimeUnit.SECONDS);
-      long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stop);
-      long first = delays[0];
-      long[] sorted = delays.clone();
-      Arrays.sort(sorted);
-      System.out.printf("workers %d, flips %d%n", workers, flips);
-      System.out.printf(
-          "RSS at the end %d KiB (%.1f MiB), peak (VmHWM) %d KiB (%.1f MiB)%n",
-          rss, rss / 1024.0, hwm, hwm / 1024.0);
-      System.out.printf(
-          "start -> first discover_hosts.sh %d ms; Ready -> discover_hosts.sh: first %.1f ms,"
-              + " median %.1f ms, p90 %.1f ms, max %.1f ms%n",
-          TimeUnit.NANOSECONDS.toMillis(firstScript),
-          first / 1e6,
-          sorted[flips / 2] / 1e6,
-          sorted[(int) (flips * 0.9)] / 1e6,
-          sorted[flips - 1] / 1e6);
-      System.out.printf(
-          "lists: %d, watches: %d; SIGTERM -> exit %s in %d ms%n",
-          api.lists.get(),
-          api.watchRequests.get(),
-          exited ? Integer.toString(p.exitValue()) : "(still running)",
-          stopMillis);
-      if (smoke && (!exited || p.exitValue() != 0)) {
-        System.err.println("smoke: the sidecar did not exit 0 on SIGTERM");
-        System.exit(1);
+      try {
+        measure(api, p, dir, launched, workers, flips, smoke);
+      } finally {
+        p.destroyForcibly(); // a no-op once it has exited; else the failure left it running
       }
     }
     System.exit(0);
+  }
+
+  private static void measure(
+      ApiStandIn api, Process p, Path dir, long launched, int workers, int flips, boolean smoke)
+      throws Exception {
+    Path script = dir.resolve("discover_hosts.sh");
+    Eventually.until("first discover_hosts.sh", () -> Files.exists(script));
+    long firstScript = System.nanoTime() - launched;
+    api.setReady("other-worker-0", true);
+
+    long[] delays = new long[flips];
+    for (int n = 0; n < flips; n++) {
+      int worker = n % workers;
+      boolean ready = (n / workers) % 2 == 0;
+      String before = Files.readString(script);
+      long start = System.nanoTime();
+      api.setReady("pi-worker-" + worker, ready);
+      while (Files.readString(script).equals(before)) {
+        Thread.onSpinWait();
+        if (System.nanoTime() - start > TimeUnit.SECONDS.toNanos(10)) {
+          throw new IllegalStateException("flip " + n + ": no change within 10 s");
+        }
+      }
+      delays[n] = System.nanoTime() - start;
+    }
+    if (System.getProperty("bench.nmt") != null) {
+      String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+      new ProcessBuilder(jcmd, Long.toString(p.pid()), "VM.native_memory", "summary")
+          .inheritIO()
+          .start()
+          .waitFor();
+      new ProcessBuilder(jcmd, Long.toString(p.pid()), "GC.class_histogram")
+          .inheritIO()
+          .start()
+          .waitFor();
+      System.out.println(
+          Files.readString(Path.of("/proc", Long.toString(p.pid()), "smaps_rollup")));
+      System.out.println("threads: " + kib(p.pid(), "Threads"));
+    }
+    long rss = kib(p.pid(), "VmRSS");
+    long hwm = kib(p.pid(), "VmHWM");
+    long stop = System.nanoTime();
+    p.destroy(); // SIGTERM
+    boolean exited = p.waitFor(20, TimeUnit.SECONDS);
+    long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stop);
+    long first = delays[0];
+    long[] sorted = delays.clone();
+    Arrays.sort(sorted);
+    System.out.printf("workers %d, flips %d%n", workers, flips);
+    System.out.printf(
+        "RSS at the end %d KiB (%.1f MiB), peak (VmHWM) %d KiB (%.1f MiB)%n",
+        rss, rss / 1024.0, hwm, hwm / 1024.0);
+    System.out.printf(
+        "start -> first discover_hosts.sh %d ms; Ready -> discover_hosts.sh: first %.1f ms,"
+            + " median %.1f ms, p90 %.1f ms, max %.1f ms%n",
+        TimeUnit.NANOSECONDS.toMillis(firstScript),
+        first / 1e6,
+        sorted[flips / 2] / 1e6,
+        sorted[(int) (flips * 0.9)] / 1e6,
+        sorted[flips - 1] / 1e6);
+    System.out.printf(
+        "lists: %d, watches: %d; SIGTERM -> exit %s in %d ms%n",
+        api.lists.get(),
+        api.watchRequests.get(),
+        exited ? Integer.toString(p.exitValue()) : "(still running)",
+        stopMillis);
+    if (smoke && (!exited || p.exitValue() != 0)) {
+      throw new IllegalStateException("smoke: the sidecar did not exit 0 on SIGTERM");
+    }
   }
 
   /**
