@@ -2,6 +2,7 @@ package dev.jobc.sidecar;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodList;
+import io.fabric8.kubernetes.api.model.WatchEvent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.FilterWatchListDeletable;
 import io.fabric8.kubernetes.client.dsl.PodResource;
@@ -40,6 +41,7 @@ final class PodWatch implements AutoCloseable {
             ? client.pods().inNamespace(namespace)
             : client.pods().inNamespace(namespace).withLabels(labels);
     informer = pods.runnableInformer(0);
+    warmUp(client);
     // Retry forever, also when the very first list fails (fabric8 gives up then by default):
     // the callers bound the wait themselves and report the last error.
     informer.exceptionHandler(
@@ -81,6 +83,19 @@ final class PodWatch implements AutoCloseable {
           }
         });
     informer.start();
+  }
+
+  /**
+   * Reads one watch event before the watch starts. fabric8 reads a watch event's object by its
+   * kind, through a table of every model class it has, built on first use: loading those classes
+   * takes about half a second, which would otherwise delay the first change the watch reports.
+   */
+  private static void warmUp(KubernetesClient client) {
+    client
+        .getKubernetesSerialization()
+        .unmarshal(
+            "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"}}",
+            WatchEvent.class);
   }
 
   /** The pods known now, by name. */
