@@ -39,4 +39,15 @@ class CompileBenchmarkTest {
     assertThatCode(benchmark::setUp).doesNotThrowAnyException();
     assertThat(benchmark.yamlParseOnly().path("kind").asText()).isEqualTo("MPIJob");
   }
+
+  @org.junit.jupiter.api.Test
+  void typedModelBenchmarkBindsTheJobAndTreesEveryObject() {
+    TypedModelBenchmark benchmark = new TypedModelBenchmark();
+    benchmark.setUp();
+    assertThat(benchmark.bindJob().metadata().getName()).isEqualTo("pi");
+    assertThat(benchmark.objectsToTrees())
+        .extracting(t -> t.path("kind").asText())
+        .containsExactly(
+            "ServiceAccount", "Role", "RoleBinding", "ConfigMap", "Service", "StatefulSet", "Job");
+  }
 }
