@@ -38,7 +38,8 @@ public final class Main {
     PrintWriter out = writer(FileDescriptor.out);
     PrintWriter err = writer(FileDescriptor.err);
     JobcCommand command = new JobcCommand();
-    if (Arrays.stream(args).anyMatch(COMPILING::contains)) {
+    if (Arrays.stream(args).anyMatch(COMPILING::contains)
+        && !"0".equals(System.getenv("JOBC_WARM_START"))) {
       // Build and warm the compiler on other threads while picocli parses the command line.
       command.compilingWith(WarmStart.begin());
     }
