@@ -9,7 +9,9 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.ExecutionException;
 import picocli.CommandLine.IExecutionStrategy;
@@ -53,7 +55,7 @@ public final class Main {
   static int execute(JobcCommand command, PrintWriter out, PrintWriter err, String... args) {
     boolean debug = command.debug();
     try {
-      return execute(commandLine(command, out, err), args);
+      return execute(commandLine(command, out, err, JobcCommand.subcommandsFor(args)), args);
     } catch (Throwable t) { // building the command line failed: a defect, reported the same way
       return internalError(t, err, debug);
     }
@@ -65,8 +67,19 @@ public final class Main {
    * printed on one line each.
    */
   static CommandLine commandLine(JobcCommand command, PrintWriter out, PrintWriter err) {
+    return commandLine(command, out, err, JobcCommand.SUBCOMMANDS);
+  }
+
+  /** As above, with only {@code subcommands} registered. */
+  static CommandLine commandLine(
+      JobcCommand command,
+      PrintWriter out,
+      PrintWriter err,
+      Map<String, Supplier<Object>> subcommands) {
     boolean debug = command.debug();
-    CommandLine cli = new CommandLine(command).setOut(out).setErr(err);
+    // Subcommands first: picocli passes the settings below on only to the subcommands registered
+    // when they are made.
+    CommandLine cli = tree(command, subcommands).setOut(out).setErr(err);
     IExecutionStrategy run = new RunLast();
     // picocli reports exceptions from call() to the handler below, but prints a stack trace for
     // those thrown while printing help or the version; route those to the handler too.
@@ -93,6 +106,17 @@ public final class Main {
           writer.flush();
           return failed.getCommandSpec().exitCodeOnInvalidInput();
         });
+    return cli;
+  }
+
+  /**
+   * {@code command} with {@code subcommands}, as picocli would build it from a {@code subcommands}
+   * attribute: each from its own {@code new CommandLine}, which also applies its model transformer
+   * ({@code addSubcommand} with a bare object would not).
+   */
+  static CommandLine tree(JobcCommand command, Map<String, Supplier<Object>> subcommands) {
+    CommandLine cli = new CommandLine(command);
+    subcommands.forEach((name, make) -> cli.addSubcommand(name, new CommandLine(make.get())));
     return cli;
   }
 

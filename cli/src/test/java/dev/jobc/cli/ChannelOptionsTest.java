@@ -17,7 +17,8 @@ import picocli.CommandLine;
 class ChannelOptionsTest {
   @Test
   void everyNamedOptionIsARenderFlag() {
-    CommandLine render = new CommandLine(new JobcCommand()).getSubcommands().get("render");
+    CommandLine render =
+        Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS).getSubcommands().get("render");
     for (String name : OptionTable.names()) {
       assertThat(render.getCommandSpec().findOption("--" + name))
           .as(name)
@@ -35,7 +36,7 @@ class ChannelOptionsTest {
 
   @Test
   void renderFlagsAreParsedByTheTable() {
-    CommandLine cli = new CommandLine(new JobcCommand());
+    CommandLine cli = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     cli.parseArgs(
         "render",
         "--ssh-secret",
@@ -55,12 +56,12 @@ class ChannelOptionsTest {
         .isEqualTo(OptionTable.KUBECTL_IMAGE.defaultValue());
 
     // ... and an explicit --transport wins, in either order.
-    cli = new CommandLine(new JobcCommand());
+    cli = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     cli.parseArgs("render", "--transport", "kubexec", "--ssh-secret", "keys", "-");
     options = CompileFlags.options(cli.getSubcommands().get("render").getCommandSpec());
     assertThat(options.get(OptionTable.TRANSPORT)).isEqualTo(Transport.KUBEXEC);
 
-    cli = new CommandLine(new JobcCommand());
+    cli = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     cli.parseArgs("render", "--gpus-per-node", "0", "-");
     CommandLine bad = cli.getSubcommands().get("render");
     assertThatThrownBy(() -> CompileFlags.options(bad.getCommandSpec()))
@@ -70,7 +71,10 @@ class ChannelOptionsTest {
   @Test
   void renderHelpShowsEachOptionOnceWithItsDefault() {
     String help =
-        new CommandLine(new JobcCommand()).getSubcommands().get("render").getUsageMessage();
+        Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS)
+            .getSubcommands()
+            .get("render")
+            .getUsageMessage();
     assertThat(help).contains("--transport=kubexec|ssh").contains("Default: kubexec.");
     assertThat(help).doesNotContain("null");
     for (Option<?> option : OptionTable.ALL) {
@@ -118,7 +122,7 @@ class ChannelOptionsTest {
 
   @Test
   void krmAndArgoCdHelpListEveryOption() {
-    CommandLine jobc = new CommandLine(new JobcCommand());
+    CommandLine jobc = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     String krm = jobc.getSubcommands().get("krm").getUsageMessage();
     String argocd = jobc.getSubcommands().get("argocd").getUsageMessage();
     for (Option<?> option : OptionTable.ALL) {

@@ -167,4 +167,28 @@ class JobcCommandTest {
     assertThat(run.exitCode()).isEqualTo(2);
     assertThat(run.err()).contains("KIND");
   }
+
+  /**
+   * A run of one subcommand registers only that one (faster start); its help, options and exit
+   * codes are those of the full command tree, for every subcommand that is run that way.
+   */
+  @Test
+  void aSubcommandRunAloneIsTheSubcommandOfTheFullTree() {
+    picocli.CommandLine full = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
+    int alone = 0;
+    for (String name : JobcCommand.SUBCOMMANDS.keySet()) {
+      if (JobcCommand.subcommandsFor(name).size() != 1) {
+        continue;
+      }
+      alone++;
+      Run help = Run.in(dir, name, "--help");
+      assertThat(help.exitCode()).as(name).isZero();
+      assertThat(help.out()).as(name).isEqualTo(full.getSubcommands().get(name).getUsageMessage());
+    }
+    assertThat(alone).isEqualTo(5);
+    assertThat(JobcCommand.subcommandsFor("completion", "bash")).hasSize(7);
+    assertThat(JobcCommand.subcommandsFor("help", "render")).hasSize(7);
+    assertThat(JobcCommand.subcommandsFor("--help")).hasSize(7);
+    assertThat(JobcCommand.subcommandsFor()).hasSize(7);
+  }
 }
