@@ -40,8 +40,9 @@ import java.util.stream.Collectors;
  * and reuse it (it holds the compiled schemas and templates).
  *
  * <p>The pipeline runs in {@link #compile} and nowhere else, in this order: parse → schema check of
- * the raw tree → bind → defaults → validate → (stop if any error) → plan → generate → order →
- * serialize. Every diagnostic of the run is collected; none stops the others from being found.
+ * the raw tree → bind → defaults → validate → (stop if any error) → plan → generate → serialize →
+ * order. Every diagnostic of the run is collected; none stops the others from being found. Steps
+ * that take one source or one job at a time share the processors (see {@code each}).
  */
 public final class ManifestCompiler {
   private static final FieldPath NAME = FieldPath.of("metadata", "name");
@@ -122,24 +123,25 @@ public final class ManifestCompiler {
       return new CompileResult(List.of(), diagnostics);
     }
 
-    // 6-7. Plan and generate.
+    // 6-7, 9. Plan, generate and serialize, a job at a time: generated objects in canonical key
+    // order, others as written.
     List<Rendered> rendered = new ArrayList<>();
-    for (List<Rendered> objects : each(ready, ManifestCompiler::generate)) {
+    for (List<Rendered> objects : each(ready, this::generate)) {
       rendered.addAll(objects);
     }
-    for (Document doc : passThrough) {
-      rendered.add(new Rendered((ObjectNode) doc.root(), false, doc));
-    }
-    // 9. Serialize: generated objects in canonical key order, others as written.
-    List<String> texts = each(rendered, r -> writer.write(r.tree(), r.canonical()));
+    rendered.addAll(
+        each(
+            passThrough,
+            doc ->
+                new Rendered(
+                    (ObjectNode) doc.root(), false, doc, writer.write(doc.root(), false))));
 
     // 8. Order, and refuse two objects with one identity (they would overwrite each other).
     List<OutputObject> objects = new ArrayList<>(rendered.size());
     Map<String, Document> seen = new HashMap<>();
     // Clashes per (later document, earlier document), reported once per pair.
     Map<Document, Map<Document, List<String>>> clashes = new LinkedHashMap<>();
-    for (int i = 0; i < rendered.size(); i++) {
-      Rendered r = rendered.get(i);
+    for (Rendered r : rendered) {
       JsonNode meta = r.tree().path("metadata");
       OutputObject o =
           new OutputObject(
@@ -147,7 +149,7 @@ public final class ManifestCompiler {
               r.tree().path("kind").asText(),
               meta.path("namespace").asText(""),
               meta.path("name").asText(),
-              texts.get(i));
+              r.yaml());
       String identity =
           group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
       Document first = seen.putIfAbsent(identity, r.origin());
@@ -257,11 +259,12 @@ public final class ManifestCompiler {
     return new Checked(doc, kind, null, model, null, kind.validate(model));
   }
 
-  /** Steps 6-7 for one job: its objects as trees. */
-  private static List<Rendered> generate(Accepted job) {
+  /** Steps 6, 7 and 9 for one job: its objects as trees and as text. */
+  private List<Rendered> generate(Accepted job) {
     List<Rendered> objects = new ArrayList<>();
     for (HasMetadata object : job.kind().generate(job.kind().plan(job.model()))) {
-      objects.add(new Rendered(ObjectTrees.tree(object), true, job.doc()));
+      ObjectNode tree = ObjectTrees.tree(object);
+      objects.add(new Rendered(tree, true, job.doc(), writer.write(tree, true)));
     }
     return objects;
   }
@@ -330,7 +333,7 @@ public final class ManifestCompiler {
   /** A job that passed bind and defaults: its kind and model, for plan and generate. */
   private record Accepted(JobKind<Object, Object, Object> kind, Object model, Document doc) {}
 
-  private record Rendered(ObjectNode tree, boolean canonical, Document origin) {}
+  private record Rendered(ObjectNode tree, boolean canonical, Document origin, String yaml) {}
 
   /** A job document after bind, defaults and validation; see {@link #check}. */
   private record Checked(

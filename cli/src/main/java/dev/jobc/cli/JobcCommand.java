@@ -14,6 +14,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.IVersionProvider;
@@ -124,6 +125,26 @@ public final class JobcCommand implements Callable<Integer> {
       return Map.of(args[0], SUBCOMMANDS.get(args[0]));
     }
     return SUBCOMMANDS;
+  }
+
+  /**
+   * The picocli command line for {@code command} run with {@code args}: {@code command} with the
+   * subcommands those arguments need ({@link #subcommandsFor}). Build it here rather than with
+   * {@code new CommandLine(command)}, which has no subcommands.
+   */
+  public static CommandLine commandLine(JobcCommand command, String... args) {
+    return tree(command, subcommandsFor(args));
+  }
+
+  /**
+   * {@code command} with {@code subcommands}, as picocli would build it from a {@code subcommands}
+   * attribute: each from its own {@code new CommandLine}, which also applies its model transformer
+   * ({@code addSubcommand} with a bare object would not).
+   */
+  static CommandLine tree(JobcCommand command, Map<String, Supplier<Object>> subcommands) {
+    CommandLine cli = new CommandLine(command);
+    subcommands.forEach((name, make) -> cli.addSubcommand(name, new CommandLine(make.get())));
+    return cli;
   }
 
   /** Takes the compiler from {@code start} (see {@link WarmStart}); returns this command. */

@@ -79,7 +79,7 @@ public final class Main {
     boolean debug = command.debug();
     // Subcommands first: picocli passes the settings below on only to the subcommands registered
     // when they are made.
-    CommandLine cli = tree(command, subcommands).setOut(out).setErr(err);
+    CommandLine cli = JobcCommand.tree(command, subcommands).setOut(out).setErr(err);
     IExecutionStrategy run = new RunLast();
     // picocli reports exceptions from call() to the handler below, but prints a stack trace for
     // those thrown while printing help or the version; route those to the handler too.
@@ -106,17 +106,6 @@ public final class Main {
           writer.flush();
           return failed.getCommandSpec().exitCodeOnInvalidInput();
         });
-    return cli;
-  }
-
-  /**
-   * {@code command} with {@code subcommands}, as picocli would build it from a {@code subcommands}
-   * attribute: each from its own {@code new CommandLine}, which also applies its model transformer
-   * ({@code addSubcommand} with a bare object would not).
-   */
-  static CommandLine tree(JobcCommand command, Map<String, Supplier<Object>> subcommands) {
-    CommandLine cli = new CommandLine(command);
-    subcommands.forEach((name, make) -> cli.addSubcommand(name, new CommandLine(make.get())));
     return cli;
   }
 

@@ -18,7 +18,7 @@ class ChannelOptionsTest {
   @Test
   void everyNamedOptionIsARenderFlag() {
     CommandLine render =
-        Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS).getSubcommands().get("render");
+        JobcCommand.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS).getSubcommands().get("render");
     for (String name : OptionTable.names()) {
       assertThat(render.getCommandSpec().findOption("--" + name))
           .as(name)
@@ -36,7 +36,7 @@ class ChannelOptionsTest {
 
   @Test
   void renderFlagsAreParsedByTheTable() {
-    CommandLine cli = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
+    CommandLine cli = JobcCommand.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     cli.parseArgs(
         "render",
         "--ssh-secret",
@@ -56,12 +56,12 @@ class ChannelOptionsTest {
         .isEqualTo(OptionTable.KUBECTL_IMAGE.defaultValue());
 
     // ... and an explicit --transport wins, in either order.
-    cli = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
+    cli = JobcCommand.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     cli.parseArgs("render", "--transport", "kubexec", "--ssh-secret", "keys", "-");
     options = CompileFlags.options(cli.getSubcommands().get("render").getCommandSpec());
     assertThat(options.get(OptionTable.TRANSPORT)).isEqualTo(Transport.KUBEXEC);
 
-    cli = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
+    cli = JobcCommand.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     cli.parseArgs("render", "--gpus-per-node", "0", "-");
     CommandLine bad = cli.getSubcommands().get("render");
     assertThatThrownBy(() -> CompileFlags.options(bad.getCommandSpec()))
@@ -71,7 +71,7 @@ class ChannelOptionsTest {
   @Test
   void renderHelpShowsEachOptionOnceWithItsDefault() {
     String help =
-        Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS)
+        JobcCommand.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS)
             .getSubcommands()
             .get("render")
             .getUsageMessage();
@@ -122,7 +122,7 @@ class ChannelOptionsTest {
 
   @Test
   void krmAndArgoCdHelpListEveryOption() {
-    CommandLine jobc = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
+    CommandLine jobc = JobcCommand.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     String krm = jobc.getSubcommands().get("krm").getUsageMessage();
     String argocd = jobc.getSubcommands().get("argocd").getUsageMessage();
     for (Option<?> option : OptionTable.ALL) {

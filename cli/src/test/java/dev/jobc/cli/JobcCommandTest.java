@@ -174,7 +174,7 @@ class JobcCommandTest {
    */
   @Test
   void aSubcommandRunAloneIsTheSubcommandOfTheFullTree() {
-    picocli.CommandLine full = Main.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
+    picocli.CommandLine full = JobcCommand.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
     int alone = 0;
     for (String name : JobcCommand.SUBCOMMANDS.keySet()) {
       if (JobcCommand.subcommandsFor(name).size() != 1) {

@@ -16,7 +16,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.provider.MethodSource;
-import picocli.CommandLine;
 
 /**
  * Fuzzes {@code jobc krm} in this JVM (so that Jazzer sees its coverage): the fuzzer's bytes are
@@ -55,7 +54,8 @@ class KrmFuzzTest {
     StringWriter err = new StringWriter();
     AtomicReference<Exception> thrown = new AtomicReference<>();
     int exit =
-        new CommandLine(new JobcCommand(Path.of(""), new ByteArrayInputStream(input)))
+        JobcCommand.commandLine(
+                new JobcCommand(Path.of(""), new ByteArrayInputStream(input)), "krm")
             .setOut(new PrintWriter(out))
             .setErr(new PrintWriter(err))
             // picocli would print the trace and exit 1; the finding is the exception itself.

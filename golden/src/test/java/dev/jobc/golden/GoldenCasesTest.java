@@ -74,7 +74,9 @@ class GoldenCasesTest {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     StringWriter crash = new StringWriter();
-    CommandLine cli = new CommandLine(new JobcCommand(dir, InputStream.nullInputStream()));
+    String[] arguments = args.toArray(String[]::new);
+    CommandLine cli =
+        JobcCommand.commandLine(new JobcCommand(dir, InputStream.nullInputStream()), arguments);
     cli.setOut(new PrintWriter(out, true));
     cli.setErr(new PrintWriter(err, true));
     // picocli would print a stack trace and exit 1, which looks like an error case; a crash must
@@ -84,7 +86,7 @@ class GoldenCasesTest {
           e.printStackTrace(new PrintWriter(crash, true));
           return 1;
         });
-    int exit = cli.execute(args.toArray(String[]::new));
+    int exit = cli.execute(arguments);
     cli.getOut().flush();
     cli.getErr().flush();
     return new Run(exit, out.toString(), err.toString(), crash.toString());
