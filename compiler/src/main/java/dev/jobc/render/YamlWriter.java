@@ -62,6 +62,9 @@ public final class YamlWriter {
   /** Strings longer than this skip {@link #provablyPlain}; they are rare and take the rules. */
   private static final int FAST_PATH_MAX_LENGTH = 256;
 
+  /** Every character of a number in any syntax {@link #looksNumeric} and go-yaml accept. */
+  private static final String NUMBER_CHARS = "0123456789_:.+-eEoOxXabcdefABCDEF";
+
   /** What {@link #write} starts with: more than most generated objects need (growing copies). */
   private static final int INITIAL_CAPACITY = 4096;
 
@@ -377,11 +380,12 @@ public final class YamlWriter {
 
   /**
    * A one-pass proof that {@link #plainFitsByRules} holds, for the strings that make up most of
-   * every output (names, paths, images, flags): a letter, {@code _} or {@code /} first (no number,
-   * sign, dot or indicator), then only ASCII letters, digits and {@code -_./=@+,}, a {@code :} that
-   * is not last, or a space that is not last and does not follow a {@code :}; and not one of the
-   * words a YAML 1.1 or 1.2 reader takes for a null or a boolean. False means "not proven": the
-   * rules decide.
+   * every output (names, paths, images, flags, quantities): a letter, {@code _}, {@code /} or digit
+   * first (no sign, dot or indicator), then only ASCII letters, digits and {@code -_./=@+,}, a
+   * {@code :} that is not last, or a space that is not last and does not follow a {@code :}; not
+   * one of the words a YAML 1.1 or 1.2 reader takes for a null or a boolean; and when it starts
+   * with a digit, a character that no number syntax allows and no timestamp's start. False means
+   * "not proven": the rules decide.
    */
   static boolean provablyPlain(String s) {
     int n = s.length();
@@ -389,32 +393,55 @@ public final class YamlWriter {
       return false;
     }
     char first = s.charAt(0);
-    if (!(isAsciiLetter(first) || first == '_' || first == '/')) {
+    boolean digitFirst = first >= '0' && first <= '9';
+    if (!(isAsciiLetter(first) || first == '_' || first == '/' || digitFirst)) {
       return false;
     }
+    // Starting with a digit, it must have a character outside every number syntax (YAML 1.1's
+    // ints, floats and sexagesimals, go-yaml's ints and floats; see looksNumeric's long form).
+    boolean notNumber = !digitFirst;
     for (int i = 1; i < n; i++) {
       char c = s.charAt(i);
-      if (isAsciiLetter(c) || (c >= '0' && c <= '9')) {
+      if (isAsciiLetter(c)) {
+        notNumber |= NUMBER_CHARS.indexOf(c) < 0;
+        continue;
+      }
+      if (c >= '0' && c <= '9') {
         continue;
       }
       switch (c) {
-        case '-', '_', '.', '/', '=', '@', '+', ',' -> {}
-        case ':' -> {
-          if (i == n - 1) {
+        case '-', '_', '.', '+', ':' -> {
+          if (c == ':' && i == n - 1) {
             return false;
           }
         }
+        case '/', '=', '@', ',' -> notNumber = true;
         case ' ' -> {
           if (i == n - 1 || s.charAt(i - 1) == ':') {
             return false;
           }
+          notNumber = true;
         }
         default -> {
           return false;
         }
       }
     }
+    if (digitFirst) {
+      // YAML 1.1 timestamps (2001-12-14, 2001-12-14T21:59:43Z) may hold any character after the
+      // date.
+      return notNumber && !(n > 4 && s.charAt(4) == '-' && allDigits(s, 4));
+    }
     return n > 5 || !nullOrBooleanWord(s);
+  }
+
+  private static boolean allDigits(String s, int end) {
+    for (int i = 0; i < end; i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean isAsciiLetter(char c) {
@@ -478,7 +505,7 @@ public final class YamlWriter {
       // Regexes with repeated groups recurse per repetition; long strings get a cheap, strict
       // check instead (quote anything made only of number characters).
       for (int i = 0; i < s.length(); i++) {
-        if ("0123456789_:.+-eEoOxXabcdefABCDEF".indexOf(s.charAt(i)) < 0) {
+        if (NUMBER_CHARS.indexOf(s.charAt(i)) < 0) {
           return false;
         }
       }

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class YamlWriterFastPathTest {
 
   /** Characters that decide quoting, and ones that do not. */
-  private static final String ALPHABET = "aZy0189-_./:=@+, #~!&*?|>'\"%`{}[]\t\u00e9";
+  private static final String ALPHABET = "aeZTy0189-_./:=@+, #~!&*?|>'\"%`{}[]\t\u00e9";
 
   /** Words and fragments with a meaning to some YAML reader. */
   private static final List<String> WORDS =
@@ -62,6 +62,11 @@ class YamlWriterFastPathTest {
           "1_000",
           "1e3",
           "1:20",
+          "1:20.5",
+          "2001-12-14T",
+          "2001-1-1 ",
+          "1Gi",
+          "500m",
           "2001-12-14",
           "...",
           "---",
@@ -128,6 +133,8 @@ class YamlWriterFastPathTest {
         "/home/mpiuser/.sshd_config",
         "kubeflow.org/v2beta1",
         "OMPI_MCA_orte_keep_fqdn_hostnames",
+        "1Gi",
+        "500m",
         "pi-worker-0.pi.default.svc slots=2",
         "Running"
       })
@@ -139,7 +146,25 @@ class YamlWriterFastPathTest {
   @ParameterizedTest(name = "[{index}] <{0}>")
   @ValueSource(
       strings = {
-        "null", "True", "FALSE", "yes", "N", "On", "off", "a:", "a: b", "a ", "1Gi", "-De"
+        "null",
+        "True",
+        "FALSE",
+        "yes",
+        "N",
+        "On",
+        "off",
+        "a:",
+        "a: b",
+        "a ",
+        "-De",
+        "1e3",
+        "0x1F",
+        "1_000",
+        "1:20",
+        "2001-12-14",
+        "2001-12-14T1",
+        "2001-1-1 x",
+        "2001-12-14x"
       })
   void wordsAndShapesTheShortcutCannotProveGoToTheRules(String s) {
     assertThat(YamlWriter.provablyPlain(s)).isFalse();
