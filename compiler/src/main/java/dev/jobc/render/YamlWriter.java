@@ -206,9 +206,12 @@ public final class YamlWriter {
     }
 
     void string(String s, int blockIndent, boolean last) {
-      if (s.indexOf('\n') >= 0 && literalFits(s, last)) {
+      if (provablyPlain(s)) {
+        // Most strings: one line (the proof admits no line break) and plain.
+        out.append(s).append('\n');
+      } else if (s.indexOf('\n') >= 0 && literalFits(s, last)) {
         literal(s, blockIndent);
-      } else if (plainFits(s)) {
+      } else if (plainFitsByRules(s)) {
         out.append(s).append('\n');
       } else {
         doubleQuoted(s);
@@ -250,12 +253,13 @@ public final class YamlWriter {
      * #MAX_IMPLICIT_KEY} gets the explicit "? " form, and true is returned.
      */
     boolean key(String key) {
-      if (key.length() <= MAX_IMPLICIT_KEY && key.indexOf('\n') < 0 && plainFits(key)) {
+      if (provablyPlain(key)) {
+        // Shorter than MAX_IMPLICIT_KEY, one line, plain.
         out.append(key);
         return false;
       }
       int mark = out.length();
-      if (key.indexOf('\n') < 0 && plainFits(key)) {
+      if (key.indexOf('\n') < 0 && plainFitsByRules(key)) {
         out.append(key);
       } else {
         doubleQuoted(key);
@@ -380,12 +384,12 @@ public final class YamlWriter {
 
   /**
    * A one-pass proof that {@link #plainFitsByRules} holds, for the strings that make up most of
-   * every output (names, paths, images, flags, quantities): a letter, {@code _}, {@code /} or digit
-   * first (no sign, dot or indicator), then only ASCII letters, digits and {@code -_./=@+,}, a
-   * {@code :} that is not last, or a space that is not last and does not follow a {@code :}; not
-   * one of the words a YAML 1.1 or 1.2 reader takes for a null or a boolean; and when it starts
-   * with a digit, a character that no number syntax allows and no timestamp's start. False means
-   * "not proven": the rules decide.
+   * every output (names, paths, images, flags, quantities): a letter, {@code _}, {@code /}, digit,
+   * or {@code -}, {@code --} or {@code +} and a letter first (no dot or indicator), then only ASCII
+   * letters, digits and {@code -_./=@+,}, a {@code :} that is not last, or a space that is not last
+   * and does not follow a {@code :}; not one of the words a YAML 1.1 or 1.2 reader takes for a null
+   * or a boolean; and when it starts with a digit, a character that no number syntax allows and no
+   * timestamp's start. False means "not proven": the rules decide.
    */
   static boolean provablyPlain(String s) {
     int n = s.length();
@@ -394,7 +398,14 @@ public final class YamlWriter {
     }
     char first = s.charAt(0);
     boolean digitFirst = first >= '0' && first <= '9';
-    if (!(isAsciiLetter(first) || first == '_' || first == '/' || digitFirst)) {
+    if (first == '-' || first == '+') {
+      // Command-line flags (-n, --bind-to): a letter right after the sign, or after "--", is in no
+      // number syntax, and "-" is then neither a list item nor "---".
+      int letter = first == '-' && n > 2 && s.charAt(1) == '-' ? 2 : 1;
+      if (n <= letter || !isAsciiLetter(s.charAt(letter))) {
+        return false;
+      }
+    } else if (!(isAsciiLetter(first) || first == '_' || first == '/' || digitFirst)) {
       return false;
     }
     // Starting with a digit, it must have a character outside every number syntax (YAML 1.1's
@@ -403,7 +414,9 @@ public final class YamlWriter {
     for (int i = 1; i < n; i++) {
       char c = s.charAt(i);
       if (isAsciiLetter(c)) {
-        notNumber |= NUMBER_CHARS.indexOf(c) < 0;
+        // The letters of NUMBER_CHARS: a-f, o and x in either case.
+        char lower = (char) (c | 0x20);
+        notNumber |= !((lower >= 'a' && lower <= 'f') || lower == 'o' || lower == 'x');
         continue;
       }
       if (c >= '0' && c <= '9') {

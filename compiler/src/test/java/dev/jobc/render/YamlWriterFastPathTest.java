@@ -135,6 +135,9 @@ class YamlWriterFastPathTest {
         "OMPI_MCA_orte_keep_fqdn_hostnames",
         "1Gi",
         "500m",
+        "-De",
+        "--bind-to",
+        "+x",
         "pi-worker-0.pi.default.svc slots=2",
         "Running"
       })
@@ -156,7 +159,12 @@ class YamlWriterFastPathTest {
         "a:",
         "a: b",
         "a ",
-        "-De",
+        "-",
+        "--",
+        "---x",
+        "-_x",
+        "-1x",
+        "+.inf",
         "1e3",
         "0x1F",
         "1_000",
