@@ -488,7 +488,8 @@ public final class YamlLoader {
   }
 
   private static String childPointer(MapFrame frame, String key) {
-    return frame.pointer + segment(key);
+    // One concatenation for the usual key (runs once per key read).
+    return plainSegment(key) ? frame.pointer + "/" + key : frame.pointer + segment(key);
   }
 
   /**
@@ -496,9 +497,18 @@ public final class YamlLoader {
    * with '~' or '/' (concatenation, not JsonPointer, for the rest: this runs once per key read).
    */
   private static String segment(String key) {
-    return key.indexOf('~') < 0 && key.indexOf('/') < 0
-        ? "/" + key
-        : JsonPointer.empty().appendProperty(key).toString();
+    return plainSegment(key) ? "/" + key : JsonPointer.empty().appendProperty(key).toString();
+  }
+
+  /** Whether {@code key} needs no escape in a JSON pointer: no '~' and no '/'. */
+  private static boolean plainSegment(String key) {
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (c == '~' || c == '/') {
+        return false;
+      }
+    }
+    return true;
   }
 
   // --- state -----------------------------------------------------------------------------------
