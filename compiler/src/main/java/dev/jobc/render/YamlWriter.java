@@ -65,6 +65,29 @@ public final class YamlWriter {
   /** Every character of a number in any syntax {@link #looksNumeric} and go-yaml accept. */
   private static final String NUMBER_CHARS = "0123456789_:.+-eEoOxXabcdefABCDEF";
 
+  // What provablyPlain makes of an ASCII character after the first: one table load per character.
+  private static final byte OTHER = 0; // ends the proof
+  private static final byte NUMBER_CHAR = 1; // of NUMBER_CHARS, but not ':'
+  private static final byte CHAR = 2; // a letter or mark that no number holds
+  private static final byte COLON = 3; // fine unless last
+  private static final byte SPACE = 4; // fine unless last or after ':'
+  private static final byte[] CHAR_CLASS = new byte[128];
+
+  static {
+    for (char c = 'a'; c <= 'z'; c++) {
+      CHAR_CLASS[c] = CHAR;
+      CHAR_CLASS[Character.toUpperCase(c)] = CHAR;
+    }
+    for (char c : "/=@,".toCharArray()) {
+      CHAR_CLASS[c] = CHAR;
+    }
+    for (char c : NUMBER_CHARS.toCharArray()) {
+      CHAR_CLASS[c] = NUMBER_CHAR;
+    }
+    CHAR_CLASS[':'] = COLON;
+    CHAR_CLASS[' '] = SPACE;
+  }
+
   /** What {@link #write} starts with: more than most generated objects need (growing copies). */
   private static final int INITIAL_CAPACITY = 4096;
 
@@ -413,23 +436,15 @@ public final class YamlWriter {
     boolean notNumber = !digitFirst;
     for (int i = 1; i < n; i++) {
       char c = s.charAt(i);
-      if (isAsciiLetter(c)) {
-        // The letters of NUMBER_CHARS: a-f, o and x in either case.
-        char lower = (char) (c | 0x20);
-        notNumber |= !((lower >= 'a' && lower <= 'f') || lower == 'o' || lower == 'x');
-        continue;
-      }
-      if (c >= '0' && c <= '9') {
-        continue;
-      }
-      switch (c) {
-        case '-', '_', '.', '+', ':' -> {
-          if (c == ':' && i == n - 1) {
+      switch (c < 128 ? CHAR_CLASS[c] : OTHER) {
+        case NUMBER_CHAR -> {}
+        case CHAR -> notNumber = true;
+        case COLON -> {
+          if (i == n - 1) {
             return false;
           }
         }
-        case '/', '=', '@', ',' -> notNumber = true;
-        case ' ' -> {
+        case SPACE -> {
           if (i == n - 1 || s.charAt(i - 1) == ':') {
             return false;
           }
