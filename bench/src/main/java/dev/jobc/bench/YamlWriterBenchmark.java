@@ -71,7 +71,7 @@ public class YamlWriterBenchmark {
     return length;
   }
 
-  /** What {@link #writeObjects} writes, concatenated; for the test. */
+  /** What {@link #writeObjects} writes, one string per object; for the test. */
   List<String> written() {
     List<String> out = new ArrayList<>();
     for (JsonNode tree : trees) {
