@@ -1,7 +1,6 @@
 package dev.jobc.diag;
 
 import com.fasterxml.jackson.core.JsonPointer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -45,12 +44,24 @@ public final class FieldPath {
 
   public record Index(int index) implements Segment {}
 
-  private static final FieldPath ROOT = new FieldPath(List.of());
+  private static final FieldPath ROOT = new FieldPath(null, null);
 
-  private final List<Segment> segments;
+  /**
+   * The path without its last segment (null for the root) and that segment: a step costs one small
+   * object, not a copy of the path (the loader makes a path for every node it reads).
+   */
+  private final FieldPath parent;
 
-  private FieldPath(List<Segment> segments) {
-    this.segments = List.copyOf(segments);
+  private final Segment last;
+  private final int size;
+
+  /** {@link #segments()}, made when first asked for. */
+  private List<Segment> segments;
+
+  private FieldPath(FieldPath parent, Segment last) {
+    this.parent = parent;
+    this.last = last;
+    this.size = parent == null ? 0 : parent.size + 1;
   }
 
   /** The empty path: the document as a whole. */
@@ -80,23 +91,35 @@ public final class FieldPath {
   }
 
   private FieldPath append(Segment s) {
-    List<Segment> next = new ArrayList<>(segments.size() + 1);
-    next.addAll(segments);
-    next.add(s);
-    return new FieldPath(next);
+    return new FieldPath(this, s);
   }
 
   public List<Segment> segments() {
-    return segments;
+    List<Segment> list = segments;
+    if (list == null) {
+      Segment[] array = new Segment[size];
+      for (FieldPath p = this; p.size > 0; p = p.parent) {
+        array[p.size - 1] = p.last;
+      }
+      // An immutable list (final fields): safe to publish through this racy cache.
+      list = List.of(array);
+      segments = list;
+    }
+    return list;
+  }
+
+  /** The last segment, or null for the root. */
+  public Segment last() {
+    return last;
   }
 
   public boolean isRoot() {
-    return segments.isEmpty();
+    return size == 0;
   }
 
   /** The path without its last segment; the root's parent is the root. */
   public FieldPath parent() {
-    return segments.isEmpty() ? this : new FieldPath(segments.subList(0, segments.size() - 1));
+    return size == 0 ? this : parent;
   }
 
   /**
@@ -128,7 +151,7 @@ public final class FieldPath {
       } else {
         p = p.child(seg);
       }
-      previous = p.segments.get(p.segments.size() - 1) instanceof Field f ? f.name() : null;
+      previous = p.last instanceof Field f ? f.name() : null;
     }
     return p;
   }
@@ -136,7 +159,7 @@ public final class FieldPath {
   /** The RFC 6901 pointer of this path ({@code /spec/mpiReplicaSpecs/Launcher}). */
   public String toPointer() {
     JsonPointer pointer = JsonPointer.empty();
-    for (Segment s : segments) {
+    for (Segment s : segments()) {
       if (s instanceof Field f) {
         pointer = pointer.appendProperty(f.name());
       } else if (s instanceof Key k) {
@@ -152,7 +175,7 @@ public final class FieldPath {
   @Override
   public String toString() {
     StringBuilder out = new StringBuilder();
-    for (Segment s : segments) {
+    for (Segment s : segments()) {
       if (s instanceof Field f) {
         if (out.length() > 0) {
           out.append('.');
@@ -169,11 +192,20 @@ public final class FieldPath {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof FieldPath other && other.segments.equals(segments);
+    if (!(o instanceof FieldPath other) || other.size != size) {
+      return false;
+    }
+    for (FieldPath a = this, b = other; a != b; a = a.parent, b = b.parent) {
+      if (!a.last.equals(b.last)) {
+        return false;
+      }
+    }
+    return true;
   }
 
+  /** {@code segments().hashCode()}, as {@link List#hashCode} defines it. */
   @Override
   public int hashCode() {
-    return segments.hashCode();
+    return size == 0 ? 1 : 31 * parent.hashCode() + last.hashCode();
   }
 }

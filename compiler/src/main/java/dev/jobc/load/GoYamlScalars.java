@@ -1,7 +1,6 @@
 package dev.jobc.load;
 
 import java.math.BigInteger;
-import java.util.Set;
 
 /**
  * How kubectl's YAML reader (sigs.k8s.io/yaml on go-yaml) resolves a plain scalar: null, bool, int,
@@ -25,14 +24,6 @@ public final class GoYamlScalars {
     NON_FINITE,
     STRING
   }
-
-  private static final Set<String> NULLS = Set.of("", "~", "null", "Null", "NULL");
-  private static final Set<String> TRUES = Set.of("true", "True", "TRUE");
-  private static final Set<String> FALSES = Set.of("false", "False", "FALSE");
-  private static final Set<String> NON_FINITE =
-      Set.of(
-          ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF", ".nan",
-          ".NaN", ".NAN");
 
   /**
    * An integer literal: its sign, radix and digits (without prefix and underscores).
@@ -72,21 +63,36 @@ public final class GoYamlScalars {
     return isFloat(s) ? Type.FLOAT : Type.STRING;
   }
 
+  // The word sets are switches: every scalar read or written is looked up in them.
+
   public static boolean isNull(String text) {
-    return NULLS.contains(text);
+    return switch (text) {
+      case "", "~", "null", "Null", "NULL" -> true;
+      default -> false;
+    };
   }
 
   public static boolean isBoolean(String text) {
-    return TRUES.contains(text) || FALSES.contains(text);
+    return switch (text) {
+      case "true", "True", "TRUE", "false", "False", "FALSE" -> true;
+      default -> false;
+    };
   }
 
   /** True for the true words; meaningful only when {@link #isBoolean} holds. */
   public static boolean isTrue(String text) {
-    return TRUES.contains(text);
+    return switch (text) {
+      case "true", "True", "TRUE" -> true;
+      default -> false;
+    };
   }
 
   public static boolean isNonFinite(String text) {
-    return NON_FINITE.contains(text);
+    return switch (text) {
+      case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF" -> true;
+      case ".nan", ".NaN", ".NAN" -> true;
+      default -> false;
+    };
   }
 
   /** Whether {@code text} starts like a number (a sign, a dot or a digit); others never are. */

@@ -10,6 +10,18 @@ import java.util.Map;
  * relative to itself until {@link MergeKeys} moves the winning entries into their mapping's).
  */
 final class PositionMaps {
-  final Map<String, Position> keys = new HashMap<>();
-  final Map<String, Position> values = new HashMap<>();
+  final Map<String, Position> keys;
+  final Map<String, Position> values;
+
+  PositionMaps() {
+    keys = new HashMap<>();
+    values = new HashMap<>();
+  }
+
+  /** Maps that hold about {@code expectedNodes} nodes without growing. */
+  PositionMaps(int expectedNodes) {
+    int capacity = (int) (expectedNodes / 0.75f) + 1;
+    keys = new HashMap<>(capacity);
+    values = new HashMap<>(capacity);
+  }
 }

@@ -28,6 +28,16 @@ public final class SourceIndex {
     this.values = Map.copyOf(values);
   }
 
+  /**
+   * The index of the loader's maps, taken over without a copy (a document's index is built once per
+   * load): they must not change afterwards.
+   */
+  SourceIndex(Position documentStart, PositionMaps index) {
+    this.documentStart = documentStart;
+    this.keys = index.keys;
+    this.values = index.values;
+  }
+
   public Position documentStart() {
     return documentStart;
   }

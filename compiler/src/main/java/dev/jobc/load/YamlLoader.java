@@ -151,7 +151,7 @@ public final class YamlLoader {
     }
 
     void readDocument(Event first) throws YamlEventReader.SyntaxError {
-      doc = new DocumentState(events.documents() - 1);
+      doc = new DocumentState(events.documents() - 1, text.length());
       Event e = first;
       while (true) {
         if (doc.aborted) {
@@ -175,11 +175,7 @@ public final class YamlLoader {
       doc = null;
       if (!d.aborted && !d.failed && d.root != null && !d.root.isNull()) {
         documents.add(
-            new Document(
-                source,
-                d.index,
-                d.root,
-                new SourceIndex(d.rootPosition, d.positions.keys, d.positions.values)));
+            new Document(source, d.index, d.root, new SourceIndex(d.rootPosition, d.positions)));
       }
     }
 
@@ -224,15 +220,19 @@ public final class YamlLoader {
       Position at = YamlEventReader.position(keyEvent);
       boolean merge = MergeKeys.isMergeKey(keyEvent);
       String key = merge ? MergeKeys.KEY : keyString(keyEvent, at, frame);
-      // A key cut short by the boundary is no name to report; its mapping is.
-      reached(keyEvent, frame.path, merge ? frame.path : childPath(frame, key));
+      if (boundary >= 0) {
+        // A key cut short by the boundary is no name to report; its mapping is.
+        reached(keyEvent, frame.path, merge ? frame.path : childPath(frame, key));
+      }
       frame.key = key;
       frame.merge = merge;
       frame.duplicate = false;
-      boolean seen = merge ? frame.mergeKeyPosition != null : frame.node.has(key);
-      if (seen) {
-        Position first =
-            merge ? frame.mergeKeyPosition : frame.positions.keys.get(childPointer(frame, key));
+      frame.keyPointer = merge ? null : childPointer(frame, key);
+      // A key of this mapping is in its node once its value is read, and its pointer in the key
+      // index from here on: one lookup both finds an earlier one and records this one.
+      Position first =
+          merge ? frame.mergeKeyPosition : frame.positions.keys.putIfAbsent(frame.keyPointer, at);
+      if (first != null) {
         frame.duplicate = true;
         error(
             Code.DUPLICATE,
@@ -246,8 +246,6 @@ public final class YamlLoader {
       } else if (merge) {
         frame.mergeKeyPosition = at;
         frame.merges = new MergeKeys(frame.node.size());
-      } else {
-        frame.positions.keys.put(childPointer(frame, key), at);
       }
     }
 
@@ -402,7 +400,7 @@ public final class YamlLoader {
         m.mergeValueSlot = s;
         return s;
       }
-      return new Slot(childPointer(m, m.key), parent.positions, childPath(m, m.key));
+      return new Slot(m.keyPointer, parent.positions, childPath(m, m.key));
     }
 
     void defineAnchor(NodeEvent event, JsonNode node, int height) {
@@ -485,18 +483,13 @@ public final class YamlLoader {
   }
 
   /** Field path of entry {@code key} of a mapping, with FieldPath.fromPointer's key/field rule. */
-  private static FieldPath childPath(Frame frame, String key) {
-    List<FieldPath.Segment> segments = frame.path.segments();
-    if (!segments.isEmpty()
-        && segments.get(segments.size() - 1) instanceof FieldPath.Field f
-        && FieldPath.MAP_FIELDS.contains(f.name())) {
-      return frame.path.key(key);
-    }
-    return frame.path.child(key);
+  private static FieldPath childPath(MapFrame frame, String key) {
+    return frame.keysAreMapKeys ? frame.path.key(key) : frame.path.child(key);
   }
 
-  private static String childPointer(Frame frame, String key) {
-    return frame.pointer + segment(key);
+  private static String childPointer(MapFrame frame, String key) {
+    // One concatenation for the usual key (runs once per key read).
+    return plainSegment(key) ? frame.pointer + "/" + key : frame.pointer + segment(key);
   }
 
   /**
@@ -504,9 +497,18 @@ public final class YamlLoader {
    * with '~' or '/' (concatenation, not JsonPointer, for the rest: this runs once per key read).
    */
   private static String segment(String key) {
-    return key.indexOf('~') < 0 && key.indexOf('/') < 0
-        ? "/" + key
-        : JsonPointer.empty().appendProperty(key).toString();
+    return plainSegment(key) ? "/" + key : JsonPointer.empty().appendProperty(key).toString();
+  }
+
+  /** Whether {@code key} needs no escape in a JSON pointer: no '~' and no '/'. */
+  private static boolean plainSegment(String key) {
+    for (int i = 0; i < key.length(); i++) {
+      char c = key.charAt(i);
+      if (c == '~' || c == '/') {
+        return false;
+      }
+    }
+    return true;
   }
 
   // --- state -----------------------------------------------------------------------------------
@@ -534,7 +536,15 @@ public final class YamlLoader {
 
   private static final class MapFrame extends Frame {
     final ObjectNode node;
+
+    /** Whether the keys of this mapping print as {@code field[key]} (see {@link #childPath}). */
+    final boolean keysAreMapKeys;
+
     String key;
+
+    /** The pointer of {@link #key}'s entry; null for a merge key. */
+    String keyPointer;
+
     boolean merge;
     boolean duplicate;
     Position mergeKeyPosition;
@@ -544,6 +554,8 @@ public final class YamlLoader {
     MapFrame(Slot slot, Position position, String anchor, ObjectNode node) {
       super(slot, position, anchor);
       this.node = node;
+      this.keysAreMapKeys =
+          path.last() instanceof FieldPath.Field f && FieldPath.MAP_FIELDS.contains(f.name());
     }
   }
 
@@ -560,7 +572,7 @@ public final class YamlLoader {
 
   private static final class DocumentState {
     final int index;
-    final PositionMaps positions = new PositionMaps();
+    final PositionMaps positions;
     final Deque<Frame> frames = new ArrayDeque<>();
     final Map<String, Anchor> anchors = new HashMap<>();
     final Map<String, Integer> openAnchors = new HashMap<>();
@@ -572,8 +584,10 @@ public final class YamlLoader {
     boolean aborted;
     int skipOpen;
 
-    DocumentState(int index) {
+    DocumentState(int index, int textLength) {
       this.index = index;
+      // About one node per 16 characters of YAML: sized so that the index is rarely rehashed.
+      this.positions = new PositionMaps(Math.min(Math.max(textLength / 16, 16), 1024));
     }
   }
 }

@@ -5,10 +5,9 @@ import dev.jobc.load.GoYamlScalars;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -27,20 +26,12 @@ import java.util.regex.Pattern;
  */
 public final class YamlWriter {
 
-  /** Keys that lead every mapping in canonical order, in this order (Kubernetes convention). */
-  private static final List<String> LEADING_KEYS =
-      List.of(
-          "apiVersion",
-          "kind",
-          "metadata",
-          "name",
-          "generateName",
-          "namespace",
-          "labels",
-          "annotations");
-
-  private static final Comparator<String> CANONICAL =
-      Comparator.comparingInt(YamlWriter::rank).thenComparing(Comparator.naturalOrder());
+  /**
+   * Canonical order: the keys of {@link #rank} first, in its order, then the others by {@link
+   * String#compareTo}.
+   */
+  private static final Comparator<Map.Entry<String, JsonNode>> CANONICAL =
+      (a, b) -> compareKeys(a.getKey(), b.getKey());
 
   /**
    * Plain words that YAML 1.1 readers (go-yaml v2, PyYAML, SnakeYAML) take for a boolean or a merge
@@ -65,6 +56,41 @@ public final class YamlWriter {
   /** Longest implicit key YAML allows is 1024 chars; longer keys use the explicit "? " form. */
   private static final int MAX_IMPLICIT_KEY = 1000;
 
+  /** Indentation is appended from here, 64 columns at a time. */
+  private static final String SPACES = " ".repeat(64);
+
+  /** Strings longer than this skip {@link #provablyPlain}; they are rare and take the rules. */
+  private static final int FAST_PATH_MAX_LENGTH = 256;
+
+  /** Every character of a number in any syntax {@link #looksNumeric} and go-yaml accept. */
+  private static final String NUMBER_CHARS = "0123456789_:.+-eEoOxXabcdefABCDEF";
+
+  // What provablyPlain makes of an ASCII character after the first: one table load per character.
+  private static final byte OTHER = 0; // ends the proof
+  private static final byte NUMBER_CHAR = 1; // of NUMBER_CHARS, but not ':'
+  private static final byte CHAR = 2; // a letter or mark that no number holds
+  private static final byte COLON = 3; // fine unless last
+  private static final byte SPACE = 4; // fine unless last or after ':'
+  private static final byte[] CHAR_CLASS = new byte[128];
+
+  static {
+    for (char c = 'a'; c <= 'z'; c++) {
+      CHAR_CLASS[c] = CHAR;
+      CHAR_CLASS[Character.toUpperCase(c)] = CHAR;
+    }
+    for (char c : "/=@,".toCharArray()) {
+      CHAR_CLASS[c] = CHAR;
+    }
+    for (char c : NUMBER_CHARS.toCharArray()) {
+      CHAR_CLASS[c] = NUMBER_CHAR;
+    }
+    CHAR_CLASS[':'] = COLON;
+    CHAR_CLASS[' '] = SPACE;
+  }
+
+  /** What {@link #write} starts with: more than most generated objects need (growing copies). */
+  private static final int INITIAL_CAPACITY = 4096;
+
   public YamlWriter() {}
 
   /**
@@ -75,14 +101,31 @@ public final class YamlWriter {
    */
   public String write(JsonNode document, boolean canonicalOrder) {
     Objects.requireNonNull(document, "document");
-    StringBuilder out = new StringBuilder(1024);
+    StringBuilder out = new StringBuilder(INITIAL_CAPACITY);
     new Emitter(out, canonicalOrder).root(document);
     return out.toString();
   }
 
-  private static int rank(String key) {
-    int i = LEADING_KEYS.indexOf(key);
-    return i < 0 ? LEADING_KEYS.size() : i;
+  /** Keys that lead every mapping in canonical order, in this order (Kubernetes convention). */
+  static int rank(String key) {
+    return switch (key) {
+      case "apiVersion" -> 0;
+      case "kind" -> 1;
+      case "metadata" -> 2;
+      case "name" -> 3;
+      case "generateName" -> 4;
+      case "namespace" -> 5;
+      case "labels" -> 6;
+      case "annotations" -> 7;
+      default -> 8;
+    };
+  }
+
+  /** The canonical order of two keys. */
+  static int compareKeys(String a, String b) {
+    int ra = rank(a);
+    int rb = rank(b);
+    return ra != rb ? Integer.compare(ra, rb) : a.compareTo(b);
   }
 
   /** The writing of one document. */
@@ -107,22 +150,18 @@ public final class YamlWriter {
 
     /** Entries of a non-empty mapping at {@code indent}; the first one's indent may be written. */
     void mapping(JsonNode node, int indent, boolean firstWritten, boolean last) {
-      List<String> keys = keys(node);
-      for (int i = 0; i < keys.size(); i++) {
+      Map.Entry<String, JsonNode>[] entries = entries(node);
+      for (int i = 0; i < entries.length; i++) {
         if (i > 0 || !firstWritten) {
           pad(indent);
         }
-        String key = keys.get(i);
-        String text = key(key);
-        boolean explicit = text.length() > MAX_IMPLICIT_KEY;
+        boolean explicit = key(entries[i].getKey());
         if (explicit) {
-          out.append("? ").append(text).append('\n');
+          out.append('\n');
           pad(indent);
-        } else {
-          out.append(text);
         }
         out.append(':');
-        afterKey(node.get(key), indent, explicit, last && i == keys.size() - 1);
+        afterKey(entries[i].getValue(), indent, explicit, last && i == entries.length - 1);
       }
     }
 
@@ -176,6 +215,8 @@ public final class YamlWriter {
         out.append("null");
       } else if (node.isBoolean()) {
         out.append(node.booleanValue() ? "true" : "false");
+      } else if (node.isInt() || node.isLong()) {
+        out.append(node.longValue());
       } else if (node.isIntegralNumber()) {
         out.append(node.bigIntegerValue().toString());
       } else if (node.isNumber()) {
@@ -188,9 +229,12 @@ public final class YamlWriter {
     }
 
     void string(String s, int blockIndent, boolean last) {
-      if (s.indexOf('\n') >= 0 && literalFits(s, last)) {
+      if (provablyPlain(s)) {
+        // Most strings: one line (the proof admits no line break) and plain.
+        out.append(s).append('\n');
+      } else if (s.indexOf('\n') >= 0 && literalFits(s, last)) {
         literal(s, blockIndent);
-      } else if (plainFits(s)) {
+      } else if (plainFitsByRules(s)) {
         out.append(s).append('\n');
       } else {
         doubleQuoted(s);
@@ -227,15 +271,27 @@ public final class YamlWriter {
       }
     }
 
-    String key(String key) {
-      if (key.indexOf('\n') < 0 && plainFits(key)) {
-        return key;
+    /**
+     * Writes {@code key} plain or double-quoted; a written key longer than {@link
+     * #MAX_IMPLICIT_KEY} gets the explicit "? " form, and true is returned.
+     */
+    boolean key(String key) {
+      if (provablyPlain(key)) {
+        // Shorter than MAX_IMPLICIT_KEY, one line, plain.
+        out.append(key);
+        return false;
       }
       int mark = out.length();
-      doubleQuoted(key);
-      String quoted = out.substring(mark);
-      out.setLength(mark);
-      return quoted;
+      if (key.indexOf('\n') < 0 && plainFitsByRules(key)) {
+        out.append(key);
+      } else {
+        doubleQuoted(key);
+      }
+      if (out.length() - mark > MAX_IMPLICIT_KEY) {
+        out.insert(mark, "? ");
+        return true;
+      }
+      return false;
     }
 
     void doubleQuoted(String s) {
@@ -270,26 +326,41 @@ public final class YamlWriter {
       out.append('"');
     }
 
-    List<String> keys(JsonNode node) {
-      List<String> keys = new ArrayList<>(node.size());
+    /** The entries of a mapping in writing order. */
+    @SuppressWarnings({"unchecked", "rawtypes"}) // generic arrays cannot be created
+    Map.Entry<String, JsonNode>[] entries(JsonNode node) {
+      Map.Entry<String, JsonNode>[] entries = new Map.Entry[node.size()];
       Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
-      while (it.hasNext()) {
-        keys.add(it.next().getKey());
+      for (int i = 0; i < entries.length; i++) {
+        entries[i] = it.next();
       }
-      if (canonical) {
-        keys.sort(CANONICAL);
+      if (canonical && !inCanonicalOrder(entries)) {
+        Arrays.sort(entries, CANONICAL);
       }
-      return keys;
+      return entries;
     }
 
     void pad(int indent) {
-      for (int i = 0; i < indent; i++) {
-        out.append(' ');
+      int left = indent;
+      while (left > SPACES.length()) {
+        out.append(SPACES);
+        left -= SPACES.length();
       }
+      out.append(SPACES, 0, left);
     }
   }
 
   // --- style decisions (package-private for tests) -----------------------------------------------
+
+  /** Whether the entries are sorted already (generated objects mostly are): no sort needed. */
+  private static boolean inCanonicalOrder(Map.Entry<String, JsonNode>[] entries) {
+    for (int i = 1; i < entries.length; i++) {
+      if (compareKeys(entries[i - 1].getKey(), entries[i].getKey()) > 0) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   /**
    * Whether a multi-line string can be a literal block and read back exactly: only printable
@@ -331,6 +402,94 @@ public final class YamlWriter {
 
   /** Whether a one-line string can be written without quotes and read back as the same string. */
   static boolean plainFits(String s) {
+    return provablyPlain(s) || plainFitsByRules(s);
+  }
+
+  /**
+   * A one-pass proof that {@link #plainFitsByRules} holds, for the strings that make up most of
+   * every output (names, paths, images, flags, quantities): a letter, {@code _}, {@code /}, digit,
+   * or {@code -}, {@code --} or {@code +} and a letter first (no dot or indicator), then only ASCII
+   * letters, digits and {@code -_./=@+,}, a {@code :} that is not last, or a space that is not last
+   * and does not follow a {@code :}; not one of the words a YAML 1.1 or 1.2 reader takes for a null
+   * or a boolean; and when it starts with a digit, a character that no number syntax allows and no
+   * timestamp's start. False means "not proven": the rules decide.
+   */
+  static boolean provablyPlain(String s) {
+    int n = s.length();
+    if (n == 0 || n > FAST_PATH_MAX_LENGTH) {
+      return false;
+    }
+    char first = s.charAt(0);
+    boolean digitFirst = first >= '0' && first <= '9';
+    if (first == '-' || first == '+') {
+      // Command-line flags (-n, --bind-to): a letter right after the sign, or after "--", is in no
+      // number syntax, and "-" is then neither a list item nor "---".
+      int letter = first == '-' && n > 2 && s.charAt(1) == '-' ? 2 : 1;
+      if (n <= letter || !isAsciiLetter(s.charAt(letter))) {
+        return false;
+      }
+    } else if (!(isAsciiLetter(first) || first == '_' || first == '/' || digitFirst)) {
+      return false;
+    }
+    // Starting with a digit, it must have a character outside every number syntax (YAML 1.1's
+    // ints, floats and sexagesimals, go-yaml's ints and floats; see looksNumeric's long form).
+    boolean notNumber = !digitFirst;
+    for (int i = 1; i < n; i++) {
+      char c = s.charAt(i);
+      switch (c < 128 ? CHAR_CLASS[c] : OTHER) {
+        case NUMBER_CHAR -> {}
+        case CHAR -> notNumber = true;
+        case COLON -> {
+          if (i == n - 1) {
+            return false;
+          }
+        }
+        case SPACE -> {
+          if (i == n - 1 || s.charAt(i - 1) == ':') {
+            return false;
+          }
+          notNumber = true;
+        }
+        default -> {
+          return false;
+        }
+      }
+    }
+    if (digitFirst) {
+      // YAML 1.1 timestamps (2001-12-14, 2001-12-14T21:59:43Z) may hold any character after the
+      // date.
+      return notNumber && !(n > 4 && s.charAt(4) == '-' && allDigits(s, 4));
+    }
+    return n > 5 || !nullOrBooleanWord(s);
+  }
+
+  private static boolean allDigits(String s, int end) {
+    for (int i = 0; i < end; i++) {
+      if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static boolean isAsciiLetter(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  }
+
+  /**
+   * go-yaml v3's null and boolean words and YAML 1.1's boolean words, as far as they are letters.
+   */
+  private static boolean nullOrBooleanWord(String s) {
+    return switch (s) {
+      case "null", "Null", "NULL", "true", "True", "TRUE", "false", "False", "FALSE" -> true;
+      case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO" -> true;
+      case "on", "On", "ON", "off", "Off", "OFF" -> true;
+      default -> false;
+    };
+  }
+
+  /** {@link #plainFits} by the rules, for any string. */
+  static boolean plainFitsByRules(String s) {
     // Quote what kubectl's reader would resolve to anything but a string, then YAML 1.1's extras.
     if (GoYamlScalars.resolve(s) != GoYamlScalars.Type.STRING
         || (s.length() <= 3 && YAML11_WORDS.contains(s))) {
@@ -374,7 +533,7 @@ public final class YamlWriter {
       // Regexes with repeated groups recurse per repetition; long strings get a cheap, strict
       // check instead (quote anything made only of number characters).
       for (int i = 0; i < s.length(); i++) {
-        if ("0123456789_:.+-eEoOxXabcdefABCDEF".indexOf(s.charAt(i)) < 0) {
+        if (NUMBER_CHARS.indexOf(s.charAt(i)) < 0) {
           return false;
         }
       }

@@ -46,4 +46,29 @@ class FieldPathTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("not a JSON pointer: spec");
   }
+
+  /** Equality and hash code are those of the segment lists, however the paths were built. */
+  @Test
+  void pathsAreValuesOfTheirSegments() {
+    FieldPath a = FieldPath.of("spec", "template").child("containers").index(0);
+    FieldPath b = FieldPath.fromPointer("/spec/template/containers/0", null);
+    assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
+    assertThat(a.hashCode()).isEqualTo(a.segments().hashCode());
+    assertThat(a.segments())
+        .containsExactly(
+            new FieldPath.Field("spec"),
+            new FieldPath.Field("template"),
+            new FieldPath.Field("containers"),
+            new FieldPath.Index(0));
+    assertThat(a.last()).isEqualTo(new FieldPath.Index(0));
+    assertThat(a.parent()).isEqualTo(FieldPath.of("spec", "template", "containers"));
+    assertThat(a.parent().parent().parent().parent()).isSameAs(FieldPath.root());
+    assertThat(FieldPath.root().parent()).isSameAs(FieldPath.root());
+    assertThat(FieldPath.root().last()).isNull();
+    assertThat(FieldPath.root().hashCode()).isEqualTo(java.util.List.of().hashCode());
+    // Same names, different kinds of segment: different paths.
+    assertThat(FieldPath.of("labels").child("a")).isNotEqualTo(FieldPath.of("labels").key("a"));
+    assertThat(FieldPath.of("a", "b")).isNotEqualTo(FieldPath.of("a", "c"));
+    assertThat(FieldPath.of("a", "b")).isNotEqualTo(FieldPath.of("a"));
+  }
 }
