@@ -108,7 +108,8 @@ if ((floor)); then
   # The same class-data technique bin/jobc uses on this JDK: an AOT cache from 25 on, else AppCDS.
   feature=$("$java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = \([0-9]*\).*/\1/p')
   if ((feature >= 25)); then create=-XX:AOTCacheOutput use=-XX:AOTCache; else create=-XX:ArchiveClassesAtExit use=-XX:SharedArchiveFile; fi
-  flags=(-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xlog:disable -Xlog:all=warning:stderr)
+  # The JVM flags bin/jobc runs with, so that the floor differs from jobc by jobc's own work only.
+  flags=(-XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -XX:+UseSerialGC -Xlog:disable -Xlog:all=warning:stderr)
   "$java" "$create=$work/floor.archive" "${flags[@]}" -cp "$bench_jar" dev.jobc.bench.LibraryFloor "${inputs[@]}" >/dev/null 2>&1
   floor_cmd=("$java" "$use=$work/floor.archive" "${flags[@]}" -cp "$bench_jar" dev.jobc.bench.LibraryFloor "${inputs[@]}")
   "${floor_cmd[@]}" >/dev/null

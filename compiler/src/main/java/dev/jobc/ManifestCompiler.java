@@ -279,39 +279,6 @@ public final class ManifestCompiler {
     return (items.size() < 2 ? items.stream() : items.parallelStream()).map(step).toList();
   }
 
-  /**
-   * Runs the first half of {@link #compile} (parse and schema check) on {@code sample} and drops
-   * the result: it only makes the classes, schemas and caches that step uses ready. See {@link
-   * WarmStart}.
-   */
-  void warmUpChecks(Source sample) {
-    for (Document doc : loader.load(sample).documents()) {
-      if (classify(doc, new ArrayList<>()) == Disposition.JOB) {
-        schemas.validate(doc, apiVersion(doc), kindName(doc));
-      }
-    }
-  }
-
-  /**
-   * Runs the second half of {@link #compile} (bind to writing) on {@code sample} and drops the
-   * result, as {@link #warmUpChecks} does for the first. The sample must be a valid job.
-   */
-  void warmUpGeneration(Source sample) {
-    for (Document doc : loader.load(sample).documents()) {
-      if (classify(doc, new ArrayList<>()) != Disposition.JOB) {
-        continue;
-      }
-      JobKind<Object, Object, Object> kind = kindOf(doc);
-      Object model = kind.defaults(kind.bind(doc.root()), CompileOptions.defaults());
-      if (kind.validate(model).stream().anyMatch(Finding::isError)) {
-        continue;
-      }
-      for (HasMetadata object : kind.generate(kind.plan(model))) {
-        writer.write(ObjectTrees.tree(object), true);
-      }
-    }
-  }
-
   /** The JSON Schema text used for an input kind, or {@code null} when the kind is not accepted. */
   public String schema(String apiVersion, String kind) {
     return schemas.supports(apiVersion, kind) ? schemas.schemaText(apiVersion, kind) : null;

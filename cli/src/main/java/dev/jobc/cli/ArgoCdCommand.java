@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Quoting;
 import dev.jobc.io.Render;
@@ -85,7 +86,11 @@ final class ArgoCdCommand implements Callable<Integer> {
     }
     Render render =
         Render.of(
-            parent.compiler(), List.of("."), parent.workingDirectory(), parent.stdin(), options);
+            new ManifestCompiler(),
+            List.of("."),
+            parent.workingDirectory(),
+            parent.stdin(),
+            options);
     for (Diagnostic d : render.diagnostics()) {
       // Inputs are read as "."; name them relative to the application path, as users wrote them.
       String file = d.file().startsWith("./") ? d.file().substring(2) : d.file();

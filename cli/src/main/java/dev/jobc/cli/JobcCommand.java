@@ -1,7 +1,5 @@
 package dev.jobc.cli;
 
-import dev.jobc.ManifestCompiler;
-import dev.jobc.WarmStart;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -65,9 +63,6 @@ public final class JobcCommand implements Callable<Integer> {
   @Spec private CommandSpec spec;
 
   private final Map<String, String> environment;
-
-  /** Where subcommands get their compiler; {@link Main} starts it warming up before parsing. */
-  private WarmStart warmStart = WarmStart.none();
 
   /** Runs in the process's current directory, reads {@code System.in} and the process env. */
   public JobcCommand() {
@@ -145,17 +140,6 @@ public final class JobcCommand implements Callable<Integer> {
     CommandLine cli = new CommandLine(command);
     subcommands.forEach((name, make) -> cli.addSubcommand(name, new CommandLine(make.get())));
     return cli;
-  }
-
-  /** Takes the compiler from {@code start} (see {@link WarmStart}); returns this command. */
-  JobcCommand compilingWith(WarmStart start) {
-    this.warmStart = Objects.requireNonNull(start, "start");
-    return this;
-  }
-
-  /** The compiler for this run's subcommand. */
-  ManifestCompiler compiler() {
-    return warmStart.compiler();
   }
 
   Path workingDirectory() {

@@ -97,7 +97,7 @@ final class KrmCommand implements Callable<Integer> {
       err.flush();
       return ExitCode.SOFTWARE;
     }
-    Outcome outcome = run(input.sources().get(0).text(), parent.compiler());
+    Outcome outcome = run(input.sources().get(0).text());
     for (Diagnostic d : outcome.diagnostics()) {
       err.print("jobc krm: " + d.format() + "\n");
     }
@@ -118,13 +118,8 @@ final class KrmCommand implements Callable<Integer> {
   /** The output ResourceList (null when the input could not be read as one) and diagnostics. */
   record Outcome(ObjectNode resourceList, List<Diagnostic> diagnostics) {}
 
-  /** Transforms one ResourceList text with a new compiler. */
-  static Outcome run(String text) {
-    return run(text, new ManifestCompiler());
-  }
-
   /** Transforms one ResourceList text; pure apart from compiling. */
-  static Outcome run(String text, ManifestCompiler compiler) {
+  static Outcome run(String text) {
     List<Diagnostic> diagnostics = new ArrayList<>();
     LoadResult loaded =
         new YamlLoader(YamlLimits.defaults()).load(new Source(InputFiles.STDIN_NAME, text));
@@ -156,6 +151,7 @@ final class KrmCommand implements Callable<Integer> {
       return new Outcome(output(input, (ArrayNode) input.get("items"), results), diagnostics);
     }
 
+    ManifestCompiler compiler = new ManifestCompiler();
     Set<String> jobKinds =
         compiler.acceptedKinds().stream()
             .map(k -> k.substring(k.indexOf(' ') + 1))

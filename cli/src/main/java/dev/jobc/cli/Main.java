@@ -1,6 +1,5 @@
 package dev.jobc.cli;
 
-import dev.jobc.WarmStart;
 import dev.jobc.diag.Quoting;
 import java.io.BufferedWriter;
 import java.io.FileDescriptor;
@@ -8,9 +7,7 @@ import java.io.FileOutputStream;
 import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.ExecutionException;
@@ -29,9 +26,6 @@ import picocli.CommandLine.UnmatchedArgumentException;
  * {@code 0}) adds the stack trace.
  */
 public final class Main {
-  /** Subcommands that compile jobs; any other command line starts no warm-up. */
-  private static final Set<String> COMPILING = Set.of("render", "krm", "argocd");
-
   private Main() {} // don't instantiate
 
   public static void main(String[] args) {
@@ -39,13 +33,7 @@ public final class Main {
     // written in blocks; everything is flushed before the JVM exits.
     PrintWriter out = writer(FileDescriptor.out);
     PrintWriter err = writer(FileDescriptor.err);
-    JobcCommand command = new JobcCommand();
-    if (Arrays.stream(args).anyMatch(COMPILING::contains)
-        && !"0".equals(System.getenv("JOBC_WARM_START"))) {
-      // Build and warm the compiler on other threads while picocli parses the command line.
-      command.compilingWith(WarmStart.begin());
-    }
-    int exitCode = execute(command, out, err, args);
+    int exitCode = execute(new JobcCommand(), out, err, args);
     out.flush();
     err.flush();
     System.exit(exitCode);

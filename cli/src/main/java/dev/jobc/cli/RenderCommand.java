@@ -1,5 +1,6 @@
 package dev.jobc.cli;
 
+import dev.jobc.ManifestCompiler;
 import dev.jobc.io.OutputDirectory;
 import dev.jobc.io.Render;
 import dev.jobc.io.RenderedDirectory;
@@ -129,7 +130,8 @@ final class RenderCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
 
     Render render =
-        Render.of(parent.compiler(), paths, parent.workingDirectory(), parent.stdin(), options);
+        Render.of(
+            new ManifestCompiler(), paths, parent.workingDirectory(), parent.stdin(), options);
     // "\n", not println: the output must be the same bytes on every platform.
     err.print(render.report());
 
