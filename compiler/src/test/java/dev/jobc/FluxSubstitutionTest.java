@@ -47,4 +47,40 @@ class FluxSubstitutionTest {
         .extracting(FieldPath::toString)
         .containsExactly("data[a]", "data[${K}]", "args[1]");
   }
+
+  /**
+   * The shortcut (find "${" first) decides as the plain scan does: every string of up to seven
+   * characters over '$', '{', '}' and 'a'.
+   */
+  @Test
+  void theShortcutDecidesAsTheFullScan() {
+    char[] alphabet = {'$', '{', '}', 'a'};
+    int checked = 0;
+    for (int length = 0; length <= 7; length++) {
+      int count = 1 << (2 * length);
+      for (int n = 0; n < count; n++) {
+        StringBuilder text = new StringBuilder();
+        for (int i = 0, rest = n; i < length; i++, rest >>= 2) {
+          text.append(alphabet[rest & 3]);
+        }
+        String s = text.toString();
+        assertThat(FluxSubstitution.substitutes(s)).as(s).isEqualTo(fullScan(s));
+        checked++;
+      }
+    }
+    assertThat(checked).isEqualTo(21845);
+  }
+
+  /** A '{' after an odd run of '$' (an even run is Flux's escape). */
+  private static boolean fullScan(String text) {
+    int dollars = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '{' && dollars % 2 == 1) {
+        return true;
+      }
+      dollars = c == '$' ? dollars + 1 : 0;
+    }
+    return false;
+  }
 }
