@@ -1,6 +1,7 @@
 package dev.jobc.dgl;
 
 import static dev.jobc.diag.Finding.error;
+import static dev.jobc.validate.FieldRules.notSupported;
 
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
@@ -25,7 +26,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 /**
  * Validates a defaulted DGLJob. dgl-operator validates nothing (its CRD has no enums); these are
@@ -382,15 +382,5 @@ public final class DglJobValidator {
       }
       i++;
     }
-  }
-
-  private static Finding notSupported(FieldPath path, String value, List<String> allowed) {
-    return error(
-        Code.NOT_SUPPORTED,
-        path,
-        "Unsupported value: "
-            + Quoting.quote(value)
-            + ": supported values: "
-            + allowed.stream().map(Quoting::quote).collect(Collectors.joining(", ")));
   }
 }

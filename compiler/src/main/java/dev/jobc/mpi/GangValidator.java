@@ -11,6 +11,7 @@ import dev.jobc.k8s.GangPlan.Flavor;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.SchedulingPolicy;
+import dev.jobc.validate.FieldRules;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.util.List;
@@ -37,8 +38,9 @@ final class GangValidator {
         annotations == null ? null : annotations.get(GangScheduling.SCHEDULER_ANNOTATION);
     SchedulingPolicy policy = job.schedulingPolicy();
     if (policy != null) {
-      nonNegative(POLICY.child("minAvailable"), policy.minAvailable(), out);
-      nonNegative(POLICY.child("scheduleTimeoutSeconds"), policy.scheduleTimeoutSeconds(), out);
+      FieldRules.nonNegative(POLICY.child("minAvailable"), policy.minAvailable(), out);
+      FieldRules.nonNegative(
+          POLICY.child("scheduleTimeoutSeconds"), policy.scheduleTimeoutSeconds(), out);
       if (policy.minResources() != null) {
         policy.minResources().forEach((name, q) -> nonNegative(name, q, out));
       }
@@ -167,16 +169,6 @@ final class GangValidator {
                 + quoted(workerClass)
                 + "), which are not known when rendering; set schedulingPolicy.minResources to"
                 + " decide"));
-  }
-
-  private static void nonNegative(FieldPath path, Integer value, List<Finding> out) {
-    if (value != null && value < 0) {
-      out.add(
-          error(
-              Code.INVALID,
-              path,
-              "Invalid value: " + value + ": must be greater than or equal to 0"));
-    }
   }
 
   private static void nonNegative(String name, Quantity q, List<Finding> out) {

@@ -1,6 +1,9 @@
 package dev.jobc.mpi;
 
 import static dev.jobc.diag.Finding.error;
+import static dev.jobc.validate.FieldRules.atLeast;
+import static dev.jobc.validate.FieldRules.nonNegative;
+import static dev.jobc.validate.FieldRules.oneOf;
 
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiLabels;
@@ -506,31 +509,5 @@ public final class MpiJobValidator {
       return null;
     }
     return spec.template().getSpec().getContainers();
-  }
-
-  private static void oneOf(FieldPath path, String value, List<String> allowed, List<Finding> out) {
-    if (value != null && !allowed.contains(value)) {
-      out.add(
-          error(
-              Code.NOT_SUPPORTED,
-              path,
-              "Unsupported value: "
-                  + Quoting.quote(value)
-                  + ": supported values: "
-                  + allowed.stream().map(Quoting::quote).collect(Collectors.joining(", "))));
-    }
-  }
-
-  private static void nonNegative(FieldPath path, Number value, List<Finding> out) {
-    if (value != null && value.longValue() < 0) {
-      out.add(atLeast(path, value, 0));
-    }
-  }
-
-  private static Finding atLeast(FieldPath path, Number value, int min) {
-    return error(
-        Code.INVALID,
-        path,
-        "Invalid value: " + value + ": must be greater than or equal to " + min);
   }
 }

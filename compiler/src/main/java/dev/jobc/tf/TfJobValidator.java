@@ -2,6 +2,8 @@ package dev.jobc.tf;
 
 import static dev.jobc.diag.Finding.error;
 import static dev.jobc.diag.Finding.warning;
+import static dev.jobc.validate.FieldRules.nonNegative;
+import static dev.jobc.validate.FieldRules.oneOf;
 
 import dev.jobc.conventions.Naming;
 import dev.jobc.conventions.TfLabels;
@@ -138,18 +140,7 @@ public final class TfJobValidator {
   }
 
   private static void validateRunPolicy(RunPolicy run, List<Finding> out) {
-    if (run.managedBy() != null && !MANAGERS.contains(run.managedBy())) {
-      out.add(
-          error(
-              Code.NOT_SUPPORTED,
-              RUN_POLICY.child("managedBy"),
-              "Unsupported value: "
-                  + Quoting.quote(run.managedBy())
-                  + ": supported values: "
-                  + Quoting.quote(MANAGERS.get(0))
-                  + ", "
-                  + Quoting.quote(MANAGERS.get(1))));
-    }
+    oneOf(RUN_POLICY.child("managedBy"), run.managedBy(), MANAGERS, out);
     oneOf(RUN_POLICY.child("cleanPodPolicy"), run.cleanPodPolicy(), CLEAN_POD_POLICIES, out);
     nonNegative(RUN_POLICY.child("backoffLimit"), run.backoffLimit(), out);
     nonNegative(RUN_POLICY.child("ttlSecondsAfterFinished"), run.ttlSecondsAfterFinished(), out);
@@ -174,15 +165,7 @@ public final class TfJobValidator {
       TfJobModel.Replica replica,
       FieldPath at,
       List<Finding> out) {
-    if (replica.spec().replicas() != null && replica.spec().replicas() < 0) {
-      out.add(
-          error(
-              Code.INVALID,
-              at.child("replicas"),
-              "Invalid value: "
-                  + replica.spec().replicas()
-                  + ": must be greater than or equal to 0"));
-    }
+    nonNegative(at.child("replicas"), replica.spec().replicas(), out);
     oneOf(at.child("restartPolicy"), replica.spec().restartPolicy(), RESTART_POLICIES, out);
     FieldPath podSpec = at.child("template").child("spec");
     FieldPath containersPath = podSpec.child("containers");
@@ -323,28 +306,5 @@ public final class TfJobValidator {
                 + " deadlock on quota (part of the job holding its share while the rest waits);"
                 + " render with --workers pods (or annotate jobc.dev/workers: pods) to have Kueue"
                 + " admit all replicas together as one pod group"));
-  }
-
-  private static void oneOf(FieldPath path, String value, List<String> allowed, List<Finding> out) {
-    if (!allowed.contains(value)) {
-      out.add(
-          error(
-              Code.NOT_SUPPORTED,
-              path,
-              "Unsupported value: "
-                  + Quoting.quote(value)
-                  + ": supported values: "
-                  + String.join(", ", allowed.stream().map(Quoting::quote).toList())));
-    }
-  }
-
-  private static void nonNegative(FieldPath path, Number value, List<Finding> out) {
-    if (value != null && value.longValue() < 0) {
-      out.add(
-          error(
-              Code.INVALID,
-              path,
-              "Invalid value: " + value + ": must be greater than or equal to 0"));
-    }
   }
 }
