@@ -1,5 +1,7 @@
 package dev.jobc.sidecar;
 
+import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
+import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobc.ManifestCompiler;
@@ -11,13 +13,17 @@ import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
+import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.WatchKey;
+import java.nio.file.WatchService;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -47,7 +53,7 @@ class LauncherSidecarTest {
   CompletableFuture<Integer> running;
   Thread reader;
   final List<String> malformed = new CopyOnWriteArrayList<>();
-  volatile boolean reading = true;
+  WatchService outputEvents;
 
   @BeforeEach
   void start() throws IOException {
@@ -58,28 +64,33 @@ class LauncherSidecarTest {
     Files.createDirectories(dir.resolve("out"));
     Files.writeString(dir.resolve("config/hostfile"), "pi-worker-0.pi.team.svc slots=1\n");
     Files.writeString(dir.resolve("config/kubexec.sh"), "#!/bin/sh\n");
-    // Reads discover_hosts.sh as fast as it can while the test runs: every content seen must be
-    // a whole script, never a partly written one.
+    // Reads discover_hosts.sh at every change of its directory while the test runs (inotify
+    // reports each write and rename): every content seen must be a whole script, never a partly
+    // written one.
+    outputEvents = dir.getFileSystem().newWatchService();
+    dir.resolve("out").register(outputEvents, ENTRY_CREATE, ENTRY_MODIFY);
     reader =
         new Thread(
             () -> {
               Path f = dir.resolve("out/discover_hosts.sh");
-              while (reading) {
-                try {
-                  String s = Files.readString(f);
-                  if (!WELL_FORMED.matcher(s).matches()) {
-                    malformed.add(s);
+              try {
+                while (true) {
+                  WatchKey key = outputEvents.take();
+                  key.pollEvents();
+                  key.reset();
+                  try {
+                    String s = Files.readString(f);
+                    if (!WELL_FORMED.matcher(s).matches()) {
+                      malformed.add(s);
+                    }
+                  } catch (NoSuchFileException e) {
+                    // another file of the directory changed; this one is not written yet
                   }
-                } catch (NoSuchFileException e) {
-                  // not written yet
-                } catch (IOException e) {
-                  malformed.add(e.toString());
                 }
-                try {
-                  Thread.sleep(1); // two cores: leave room for the sidecar and the API
-                } catch (InterruptedException e) {
-                  return;
-                }
+              } catch (ClosedWatchServiceException | InterruptedException e) {
+                // the test has ended
+              } catch (IOException e) {
+                malformed.add(e.toString());
               }
             });
     reader.start();
@@ -91,7 +102,7 @@ class LauncherSidecarTest {
     if (running != null) {
       running.get(20, TimeUnit.SECONDS);
     }
-    reading = false;
+    outputEvents.close();
     reader.join();
     client.close();
     api.close();
@@ -141,6 +152,18 @@ class LauncherSidecarTest {
         .filter(r -> r.getMetadata().getName().equals("pi-launcher"))
         .findFirst()
         .orElseThrow();
+  }
+
+  /**
+   * The launcher's Job {@code job}, its pod and one Ready worker exist, and a sidecar with {@code
+   * policy} (and {@code workerReplicas} to scale back to) has opened the gate.
+   */
+  private void gateOpenWithOneReadyWorker(Job job, String policy, int workerReplicas) {
+    api.create(job);
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", policy, workerReplicas);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
   }
 
   private void runSidecar(int readyWorkers, String workerSet, String policy, int workerReplicas) {
@@ -461,11 +484,7 @@ class LauncherSidecarTest {
 
   @Test
   void aFinalFailureCleansUpAtSigtermEvenBeforeTheWatchDeliversIt() throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 0, 0, false, null));
-    api.create(ApiStandIn.launcher(JOB));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "All", 0);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 0, 0, false, null), "All", 0);
     api.down.set(true); // the watch cannot deliver the launcher's end...
     api.dropWatches();
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 1);
@@ -486,11 +505,7 @@ class LauncherSidecarTest {
   /** Restart policy Never: the Job counts this pod's failure once it has stopped, and retries. */
   @Test
   void aFailureWithRetriesLeftKeepsTheWorkersForTheNextLauncher() throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 2, 1, false, null));
-    api.create(ApiStandIn.launcher(JOB));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "Running", 0);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 2, 1, false, null), "Running", 0);
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 1);
     termination.requestStop();
     assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
@@ -508,11 +523,7 @@ class LauncherSidecarTest {
   /** The failure that uses up backoffLimit is final: upstream then applies cleanPodPolicy. */
   @Test
   void theFailureThatUsesUpBackoffLimitReleasesTheWorkers() throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 2, 2, false, null));
-    api.create(ApiStandIn.launcher(JOB));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "Running", 0);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 2, 2, false, null), "Running", 0);
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 1);
     termination.requestStop();
     assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
@@ -528,11 +539,7 @@ class LauncherSidecarTest {
   @ParameterizedTest
   @ValueSource(strings = {"FailureTarget=DeadlineExceeded", "Failed=BackoffLimitExceeded"})
   void aJobThatHasFailedReleasesTheWorkersAtSigterm(String condition) throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
-    api.create(ApiStandIn.launcher(JOB));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "Running", 0);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 6, 0, false, null), "Running", 0);
     api.update(ApiStandIn.launcherJob(JOB, 6, 0, false, condition));
     termination.requestStop();
     assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
@@ -554,11 +561,7 @@ class LauncherSidecarTest {
    */
   @Test
   void aFailedConditionWrittenAfterTheStopStillReleasesTheWorkers() throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
-    api.create(ApiStandIn.launcher(JOB));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "All", 0);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 6, 0, false, null), "All", 0);
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 137);
     termination.requestStop();
     api.update(ApiStandIn.launcherJob(JOB, 6, 0, false, "Failed=DeadlineExceeded"));
@@ -572,11 +575,7 @@ class LauncherSidecarTest {
    */
   @Test
   void aLauncherEndReportedAfterTheStopStillDecides() throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 0, 0, false, null));
-    api.create(ApiStandIn.launcher(JOB));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "Running", 0);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 0, 0, false, null), "Running", 0);
     api.launcherRunning(LAUNCHER_POD, "mpi-launcher");
     termination.requestStop();
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 2);
@@ -587,11 +586,7 @@ class LauncherSidecarTest {
   /** Kueue suspends the Job: every worker goes, whatever cleanPodPolicy says (upstream too). */
   @Test
   void aSuspendedJobReleasesEveryWorkerEvenWithCleanPodPolicyNone() throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
-    api.create(ApiStandIn.launcher(JOB));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "None", 1);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 6, 0, false, null), "None", 1);
     api.update(ApiStandIn.launcherJob(JOB, 6, 0, true, null));
     termination.requestStop();
     assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
@@ -638,11 +633,7 @@ class LauncherSidecarTest {
   @Test
   void aLauncherThatFindsTheWorkersRunningLeavesTheirScale() throws Exception {
     api.scales.put("pi-worker", 5);
-    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
-    api.create(ApiStandIn.launcher(JOB));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "Running", 2);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 6, 0, false, null), "Running", 2);
     termination.requestStop();
     assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
     assertThat(api.scalePatches).isEmpty();

@@ -46,6 +46,14 @@ class WaitCommandTest {
     api.close();
   }
 
+  /** Starts the wait with {@code args} on another thread; returns once it watches the pods. */
+  private CompletableFuture<Integer> watching(String... args) {
+    int watches = api.watchRequests.get();
+    CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(args));
+    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+    return code;
+  }
+
   private int run(String... args) {
     WaitCommand command =
         new WaitCommand(
@@ -71,7 +79,6 @@ class WaitCommandTest {
   @Test
   void aFailedPodEndsTheWait() {
     api.create(ApiStandIn.worker("f", 0, false, "10.2.0.0"));
-    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
         CompletableFuture.supplyAsync(() -> run("--pod", "f-worker-0", "--timeout", "1h"));
     api.setPhase("f-worker-0", "Failed");
@@ -142,7 +149,6 @@ class WaitCommandTest {
   @Test
   void anEmptyPartfileWithoutAPartitionerAndThenServesUntilStopped() throws Exception {
     api.create(ApiStandIn.worker("np", 0, true, "10.5.0.0"));
-    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
         CompletableFuture.supplyAsync(
             () ->
@@ -209,11 +215,8 @@ class WaitCommandTest {
   @Test
   void runningNeedsEveryContainerStartedButNoReadiness() {
     api.create(started("r-worker-0", false, false));
-    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
-        CompletableFuture.supplyAsync(
-            () -> run("--pod", "r-worker-0", "--for", "running", "--timeout", "1h"));
-    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+        watching("--pod", "r-worker-0", "--for", "running", "--timeout", "1h");
     assertThat(code).isNotDone();
     setContainers("r-worker-0", status("main", true));
     assertThat(code.join()).isZero();
@@ -233,20 +236,16 @@ class WaitCommandTest {
             .endStatus()
             .build();
     api.create(launcher);
-    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "--pod",
-                    "c-launcher",
-                    "--for",
-                    "running",
-                    "--container",
-                    "watcher-loop-partitioner",
-                    "--timeout",
-                    "1h"));
-    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+        watching(
+            "--pod",
+            "c-launcher",
+            "--for",
+            "running",
+            "--container",
+            "watcher-loop-partitioner",
+            "--timeout",
+            "1h");
     assertThat(code).isNotDone();
     api.admin
         .pods()
@@ -268,20 +267,16 @@ class WaitCommandTest {
   void scalesTheWorkersOnlyOnceThePartitionerHasSucceeded() {
     api.create(started("up-partitioner", true, false));
     int before = api.scalePatches.size();
-    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "--pod",
-                    "up-partitioner",
-                    "--for",
-                    "succeeded",
-                    "--then-scale",
-                    "up-worker=3",
-                    "--timeout",
-                    "1h"));
-    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+        watching(
+            "--pod",
+            "up-partitioner",
+            "--for",
+            "succeeded",
+            "--then-scale",
+            "up-worker=3",
+            "--timeout",
+            "1h");
     assertThat(api.scalePatches).hasSize(before);
     api.setPhase("up-partitioner", "Succeeded");
     assertThat(code.join()).isZero();
@@ -301,7 +296,6 @@ class WaitCommandTest {
   void aFailedPartitionerStartsNoWorkers() {
     api.create(started("no-partitioner", true, false));
     int before = api.scalePatches.size();
-    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
         CompletableFuture.supplyAsync(
             () ->
@@ -336,22 +330,18 @@ class WaitCommandTest {
               .endSpec()
               .build());
     }
-    int watches = api.watchRequests.get();
     CompletableFuture<Integer> code =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "--pod",
-                    "g-partitioner",
-                    "--for",
-                    "succeeded",
-                    "--then-ungate",
-                    "g-worker-0",
-                    "--then-ungate",
-                    "g-worker-1",
-                    "--timeout",
-                    "1h"));
-    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+        watching(
+            "--pod",
+            "g-partitioner",
+            "--for",
+            "succeeded",
+            "--then-ungate",
+            "g-worker-0",
+            "--then-ungate",
+            "g-worker-1",
+            "--timeout",
+            "1h");
     assertThat(gates("g-worker-0")).contains(DglNaming.PARTITIONED_GATE);
     api.setPhase("g-partitioner", "Succeeded");
     assertThat(code.join()).isZero();
