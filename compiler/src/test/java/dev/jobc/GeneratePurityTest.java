@@ -18,7 +18,6 @@ import dev.jobc.options.OptionTable;
 import dev.jobc.render.Templates;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -45,7 +44,7 @@ class GeneratePurityTest {
   @ParameterizedTest
   @MethodSource("renderingCases")
   void generatingTwiceGivesEqualObjectsAndLeavesThePlanAlone(Path dir) throws IOException {
-    CompileOptions options = options(dir.resolve("options.yaml"));
+    CompileOptions options = CaseOptions.of(dir);
     String text = Files.readString(dir.resolve("input.yaml"));
     for (Document doc :
         new YamlLoader(YamlLimits.defaults()).load(new Source("in", text)).documents()) {
@@ -65,8 +64,7 @@ class GeneratePurityTest {
   @ParameterizedTest
   @MethodSource("renderingCases")
   void everyGeneratedObjectCarriesTheFluxOptOut(Path dir) throws IOException {
-    CompileOptions options =
-        options(dir.resolve("options.yaml")).with(OptionTable.DISABLE_FLUX_SUBSTITUTION, true);
+    CompileOptions options = CaseOptions.of(dir).with(OptionTable.DISABLE_FLUX_SUBSTITUTION, true);
     String text = Files.readString(dir.resolve("input.yaml"));
     for (Document doc :
         new YamlLoader(YamlLimits.defaults()).load(new Source("in", text)).documents()) {
@@ -124,27 +122,5 @@ class GeneratePurityTest {
 
   private static List<JsonNode> trees(List<HasMetadata> objects) {
     return objects.stream().map(o -> (JsonNode) ObjectTrees.tree(o)).toList();
-  }
-
-  /** The case's options.yaml: one {@code name: value} per line. */
-  private static CompileOptions options(Path file) {
-    CompileOptions.Draft draft = CompileOptions.defaults().toDraft();
-    if (Files.exists(file)) {
-      try {
-        for (String line : Files.readAllLines(file)) {
-          int colon = line.indexOf(':');
-          if (colon > 0 && !line.startsWith("#")) {
-            String value = line.substring(colon + 1).strip();
-            if (value.length() >= 2 && value.startsWith("\"") && value.endsWith("\"")) {
-              value = value.substring(1, value.length() - 1);
-            }
-            draft.setText(line.substring(0, colon).strip(), value);
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-    return draft.build();
   }
 }
