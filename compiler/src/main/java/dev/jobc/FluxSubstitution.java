@@ -51,6 +51,13 @@ final class FluxSubstitution {
         || "disabled".equals(metadata.path("labels").path(key).textValue());
   }
 
+  /** {@link #disabled(JsonNode)} of an object with these annotations and labels (maybe null). */
+  static boolean disabled(Map<String, String> annotations, Map<String, String> labels) {
+    String key = CompileOptions.FLUX_SUBSTITUTE_ANNOTATION;
+    return (annotations != null && "disabled".equals(annotations.get(key)))
+        || (labels != null && "disabled".equals(labels.get(key)));
+  }
+
   /**
    * The paths of the map keys and string values below {@code root} in which Flux would substitute
    * something, in document order.

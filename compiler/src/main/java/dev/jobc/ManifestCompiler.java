@@ -27,11 +27,13 @@ import dev.jobc.schema.SchemaValidator;
 import dev.jobc.tf.TfJobKind;
 import dev.jobc.validate.ObjectIdentity;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -132,9 +134,7 @@ public final class ManifestCompiler {
     rendered.addAll(
         each(
             passThrough,
-            doc ->
-                new Rendered(
-                    (ObjectNode) doc.root(), false, doc, writer.write(doc.root(), false))));
+            doc -> Rendered.of(doc.root(), false, doc, writer.write(doc.root(), false))));
 
     // 8. Order, and refuse two objects with one identity (they would overwrite each other).
     List<OutputObject> objects = new ArrayList<>(rendered.size());
@@ -142,14 +142,8 @@ public final class ManifestCompiler {
     // Clashes per (later document, earlier document), reported once per pair.
     Map<Document, Map<Document, List<String>>> clashes = new LinkedHashMap<>();
     for (Rendered r : rendered) {
-      JsonNode meta = r.tree().path("metadata");
       OutputObject o =
-          new OutputObject(
-              r.tree().path("apiVersion").asText(),
-              r.tree().path("kind").asText(),
-              meta.path("namespace").asText(""),
-              meta.path("name").asText(),
-              r.yaml());
+          new OutputObject(r.apiVersion(), r.kind(), r.namespace(), r.name(), r.yaml());
       String identity =
           group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
       Document first = seen.putIfAbsent(identity, r.origin());
@@ -202,7 +196,7 @@ public final class ManifestCompiler {
     for (int i = 0; i < rendered.size(); i++) {
       Rendered r = rendered.get(i);
       OutputObject o = objects.get(i);
-      if (FluxSubstitution.disabled(r.tree()) || !FluxSubstitution.substitutes(o.yaml())) {
+      if (r.fluxDisabled() || !FluxSubstitution.substitutes(o.yaml())) {
         continue;
       }
       if (r.canonical()) {
@@ -259,12 +253,20 @@ public final class ManifestCompiler {
     return new Checked(doc, kind, null, model, null, kind.validate(model));
   }
 
-  /** Steps 6, 7 and 9 for one job: its objects as trees and as text. */
+  /**
+   * Steps 6, 7 and 9 for one job: its objects as text, written straight from the objects where the
+   * writer can ({@link YamlWriter#writeObject}), else from their trees.
+   */
   private List<Rendered> generate(Accepted job) {
     List<Rendered> objects = new ArrayList<>();
     for (HasMetadata object : job.kind().generate(job.kind().plan(job.model()))) {
-      ObjectNode tree = ObjectTrees.tree(object);
-      objects.add(new Rendered(tree, true, job.doc(), writer.write(tree, true)));
+      String yaml = writer.writeObject(object);
+      if (yaml != null) {
+        objects.add(Rendered.of(object, job.doc(), yaml));
+      } else {
+        ObjectNode tree = ObjectTrees.tree(object);
+        objects.add(Rendered.of(tree, true, job.doc(), writer.write(tree, true)));
+      }
     }
     return objects;
   }
@@ -300,7 +302,44 @@ public final class ManifestCompiler {
   /** A job that passed bind and defaults: its kind and model, for plan and generate. */
   private record Accepted(JobKind<Object, Object, Object> kind, Object model, Document doc) {}
 
-  private record Rendered(ObjectNode tree, boolean canonical, Document origin, String yaml) {}
+  /** One output object: its identity, whether Flux may substitute in it, its text. */
+  private record Rendered(
+      String apiVersion,
+      String kind,
+      String namespace,
+      String name,
+      boolean fluxDisabled,
+      boolean canonical,
+      Document origin,
+      String yaml) {
+
+    static Rendered of(JsonNode tree, boolean canonical, Document origin, String yaml) {
+      JsonNode meta = tree.path("metadata");
+      return new Rendered(
+          tree.path("apiVersion").asText(),
+          tree.path("kind").asText(),
+          meta.path("namespace").asText(""),
+          meta.path("name").asText(),
+          FluxSubstitution.disabled(tree),
+          canonical,
+          origin,
+          yaml);
+    }
+
+    /** A generated object written without a tree: the same fields, read from the object. */
+    static Rendered of(HasMetadata object, Document origin, String yaml) {
+      ObjectMeta meta = object.getMetadata();
+      return new Rendered(
+          Objects.toString(object.getApiVersion(), ""),
+          Objects.toString(object.getKind(), ""),
+          meta == null ? "" : Objects.toString(meta.getNamespace(), ""),
+          meta == null ? "" : Objects.toString(meta.getName(), ""),
+          meta != null && FluxSubstitution.disabled(meta.getAnnotations(), meta.getLabels()),
+          true,
+          origin,
+          yaml);
+    }
+  }
 
   /** A job document after bind, defaults and validation; see {@link #check}. */
   private record Checked(

@@ -71,6 +71,11 @@ public final class Fabric8CodecGenerator {
 
   private static final String PACKAGE = "dev.jobc.bind";
   private static final String CLASS = "Fabric8Codecs";
+  private static final String YAML_PACKAGE = "dev.jobc.render";
+  private static final String YAML_CLASS = "Fabric8Yaml";
+
+  /** The YAML writing methods, written with the others (one per covered class). */
+  private final StringBuilder yamlMethods = new StringBuilder();
 
   /** The mapper whose rules the code reproduces: {@code dev.jobc.bind.ObjectTrees}' settings. */
   private final ObjectMapper mapper =
@@ -91,8 +96,14 @@ public final class Fabric8CodecGenerator {
       System.err.println("usage: Fabric8CodecGenerator OUTPUT_DIR");
       System.exit(2);
     }
-    Path file = Path.of(args[0], PACKAGE.replace('.', '/'), CLASS + ".java");
-    String source = new Fabric8CodecGenerator().generate();
+    Fabric8CodecGenerator generator = new Fabric8CodecGenerator();
+    write(Path.of(args[0], PACKAGE.replace('.', '/'), CLASS + ".java"), generator.generate());
+    write(
+        Path.of(args[0], YAML_PACKAGE.replace('.', '/'), YAML_CLASS + ".java"),
+        generator.yamlSource());
+  }
+
+  private static void write(Path file, String source) throws IOException {
     Files.createDirectories(file.getParent());
     // Rewrite only when changed, so that an unchanged build compiles nothing again.
     if (!Files.exists(file) || !Files.readString(file).equals(source)) {
@@ -113,6 +124,7 @@ public final class Fabric8CodecGenerator {
       Class<?> type = pending.removeFirst();
       treeMethod(type, methods);
       bindMethod(type, methods);
+      yamlMethod(type, yamlMethods);
     }
     return header() + methods + "}\n";
   }
@@ -420,6 +432,192 @@ public final class Fabric8CodecGenerator {
       return "bind" + cover(raw) + "(" + expr + ")";
     }
     return null;
+  }
+
+  // ---- YAML ------------------------------------------------------------------------------
+
+  /**
+   * The keys that lead every mapping in canonical order, as {@code dev.jobc.render.YamlWriter}
+   * ranks them (the compiler's tests compare the two writers on every covered class).
+   */
+  private static final List<String> LEADING_KEYS =
+      List.of(
+          "apiVersion",
+          "kind",
+          "metadata",
+          "name",
+          "generateName",
+          "namespace",
+          "labels",
+          "annotations");
+
+  private static int rank(String key) {
+    int i = LEADING_KEYS.indexOf(key);
+    return i < 0 ? LEADING_KEYS.size() : i;
+  }
+
+  /**
+   * Whether a property name is a key every YAML reader takes as that string when written plain: a
+   * lowercase letter, then letters and digits, and none of the null and boolean words.
+   */
+  private static boolean plainKey(String name) {
+    return name.matches("[a-z][A-Za-z0-9]{2,}")
+        && !List.of("yes", "off", "null", "true", "false").contains(name);
+  }
+
+  private void yamlMethod(Class<?> type, StringBuilder out) throws IOException {
+    String stem = classes.get(type);
+    out.append("\n  static void yaml").append(stem).append('(').append(type.getCanonicalName());
+    out.append(" v, YamlStream y) {\n");
+    BeanSerializerBase serializer =
+        (BeanSerializerBase) mapper.getSerializerProviderInstance().findValueSerializer(type);
+    List<PropertyWriter> properties = new ArrayList<>();
+    serializer
+        .properties()
+        .forEachRemaining(
+            p -> {
+              if (!(p instanceof com.fasterxml.jackson.databind.ser.AnyGetterWriter)) {
+                properties.add(p);
+              }
+            });
+    if (properties.stream()
+        .anyMatch(p -> getterOf(p) == null || p.getClass() != BeanPropertyWriter.class)) {
+      out.append("    throw YamlStream.MISMATCH;\n  }\n");
+      return;
+    }
+    properties.sort(
+        (a, b) -> {
+          int ra = rank(a.getName());
+          int rb = rank(b.getName());
+          return ra != rb ? Integer.compare(ra, rb) : a.getName().compareTo(b.getName());
+        });
+    out.append("    YamlStream.plain(v.getAdditionalProperties());\n");
+    int var = 0;
+    for (PropertyWriter p : properties) {
+      BeanPropertyWriter w = (BeanPropertyWriter) p;
+      JavaType t = w.getType();
+      String local = "p" + var++;
+      out.append("    ").append(javaType(t)).append(' ').append(local).append(" = v.");
+      out.append(getterOf(p)).append("();\n");
+      String value = customSerializer(w.getMember()) ? null : yamlValue(t, local, 0);
+      if (value == null) {
+        out.append("    if (").append(local).append(" != null) {\n");
+        out.append("      throw YamlStream.MISMATCH; // ").append(p.getName()).append('\n');
+        out.append("    }\n");
+        continue;
+      }
+      String condition = local + " != null";
+      if (suppressesEmpty(w)) {
+        condition += " && !" + local + ".isEmpty()";
+      }
+      out.append("    if (").append(condition).append(") {\n");
+      out.append("      y.").append(plainKey(p.getName()) ? "fieldKey" : "key").append("(\"");
+      out.append(p.getName()).append("\");\n");
+      out.append(value.indent(6));
+      out.append("    }\n");
+    }
+    out.append("  }\n");
+  }
+
+  /** Java statements that write {@code expr} (of type {@code t}, never null), or null. */
+  private String yamlValue(JavaType t, String expr, int depth) {
+    Class<?> raw = t.getRawClass();
+    if (raw == String.class) {
+      return "y.string(" + expr + ");";
+    }
+    if (raw == Integer.class || raw == Long.class) {
+      return "y.number(" + expr + ".longValue());";
+    }
+    if (raw == Boolean.class) {
+      return "y.bool(" + expr + ");";
+    }
+    if (raw == Quantity.class) {
+      return "y.quantity(" + expr + ");";
+    }
+    if (raw == IntOrString.class) {
+      return "y.intOrString(" + expr + ");";
+    }
+    if (depth == 0 && raw == List.class) {
+      JavaType e = t.getContentType();
+      String item = yamlValue(e, "e", depth + 1);
+      if (item == null) {
+        return null;
+      }
+      return "y.startList();\n"
+          + "for ("
+          + javaType(e)
+          + " e : "
+          + expr
+          + ") {\n"
+          + "  y.item();\n"
+          + "  if (e == null) {\n"
+          + "    y.nullValue();\n"
+          + "  } else {\n"
+          + item.indent(4)
+          + "  }\n"
+          + "}\n"
+          + "y.endList();";
+    }
+    if (depth == 0 && raw == Map.class && t.getKeyType().getRawClass() == String.class) {
+      JavaType e = t.getContentType();
+      String item = yamlValue(e, "e.getValue()", depth + 1);
+      if (item == null) {
+        return null;
+      }
+      return "y.startMapping();\n"
+          + "for (Map.Entry<String, "
+          + javaType(e)
+          + "> e : YamlStream.sorted("
+          + expr
+          + ")) {\n"
+          + "  y.key(e.getKey());\n"
+          + item.indent(2)
+          + "}\n"
+          + "y.endMapping();";
+    }
+    if (isBean(raw)) {
+      String name = raw.getCanonicalName();
+      return "YamlStream.exactly("
+          + expr
+          + ", "
+          + name
+          + ".class);\n"
+          + "y.startMapping();\n"
+          + "yaml"
+          + cover(raw)
+          + "("
+          + expr
+          + ", y);\n"
+          + "y.endMapping();";
+    }
+    return null;
+  }
+
+  private String yamlSource() {
+    StringBuilder s = new StringBuilder();
+    s.append(
+        "// Generated by dev.jobc.codegen.Fabric8CodecGenerator from the fabric8 model on the\n");
+    s.append("// class path; do not edit. See that class for what it covers and why.\n");
+    s.append("package ").append(YAML_PACKAGE).append(";\n\n");
+    s.append("import java.util.Map;\n\n");
+    s.append("@SuppressWarnings(\"all\")\n");
+    s.append("final class ").append(YAML_CLASS).append(" {\n");
+    s.append("  private ").append(YAML_CLASS).append("() {}\n\n");
+    s.append("  /** The YAML document of {@code v}, or null when its tree must be written. */\n");
+    s.append("  static String yaml(Object v) {\n");
+    s.append("    YamlStream y = new YamlStream();\n");
+    s.append("    try {\n");
+    s.append("      switch (v.getClass().getName()) {\n");
+    for (Map.Entry<Class<?>, String> c : classes.entrySet()) {
+      s.append("        case \"").append(c.getKey().getName()).append("\" -> yaml");
+      s.append(c.getValue()).append("((").append(c.getKey().getCanonicalName());
+      s.append(") v, y);\n");
+    }
+    s.append("        default -> {\n          return null;\n        }\n");
+    s.append("      }\n");
+    s.append("      return y.finish();\n");
+    s.append("    } catch (YamlStream.Mismatch e) {\n      return null;\n    }\n  }\n");
+    return s + yamlMethods.toString() + "}\n";
   }
 
   // ---- source text ------------------------------------------------------------------------

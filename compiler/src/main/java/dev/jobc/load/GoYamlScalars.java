@@ -53,7 +53,7 @@ public final class GoYamlScalars {
     if (!startsLikeNumber(text)) {
       return Type.STRING;
     }
-    if (isNonFinite(text)) {
+    if (text.length() <= 5 && isNonFinite(text)) { // the longest word is 5 characters
       return Type.NON_FINITE;
     }
     String s = withoutUnderscores(text);

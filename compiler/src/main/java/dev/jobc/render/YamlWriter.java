@@ -30,7 +30,7 @@ public final class YamlWriter {
    * Canonical order: the keys of {@link #rank} first, in its order, then the others by {@link
    * String#compareTo}.
    */
-  private static final Comparator<Map.Entry<String, JsonNode>> CANONICAL =
+  private static final Comparator<Map.Entry<String, ?>> CANONICAL =
       (a, b) -> compareKeys(a.getKey(), b.getKey());
 
   /**
@@ -59,8 +59,14 @@ public final class YamlWriter {
   /** Indentation is appended from here, 64 columns at a time. */
   private static final String SPACES = " ".repeat(64);
 
-  /** Strings longer than this skip {@link #provablyPlain}; they are rare and take the rules. */
-  private static final int FAST_PATH_MAX_LENGTH = 256;
+  /**
+   * Strings longer than this skip {@link #provablyPlain} and take the rules. At most {@link
+   * #MAX_IMPLICIT_KEY}: a proven key is written plain without the explicit form.
+   */
+  private static final int FAST_PATH_MAX_LENGTH = MAX_IMPLICIT_KEY;
+
+  /** From this length on, the rules quote any string made only of number characters. */
+  private static final int LONG_NUMERIC = 257;
 
   /** Every character of a number in any syntax {@link #looksNumeric} and go-yaml accept. */
   private static final String NUMBER_CHARS = "0123456789_:.+-eEoOxXabcdefABCDEF";
@@ -106,6 +112,15 @@ public final class YamlWriter {
     return out.toString();
   }
 
+  /**
+   * The YAML document of a fabric8 object as {@link #write}{@code (tree, true)} writes the object's
+   * tree, written straight from the object; null when it must be written from its tree (a class or
+   * value the generated {@link Fabric8Yaml} does not cover exactly).
+   */
+  public String writeObject(Object object) {
+    return Fabric8Yaml.yaml(object);
+  }
+
   /** Keys that lead every mapping in canonical order, in this order (Kubernetes convention). */
   static int rank(String key) {
     return switch (key) {
@@ -128,8 +143,8 @@ public final class YamlWriter {
     return ra != rb ? Integer.compare(ra, rb) : a.compareTo(b);
   }
 
-  /** The writing of one document. */
-  private static final class Emitter {
+  /** The writing of one document; {@link YamlStream} writes through it too. */
+  static final class Emitter {
     private final StringBuilder out;
     private final boolean canonical;
 
@@ -334,8 +349,8 @@ public final class YamlWriter {
       for (int i = 0; i < entries.length; i++) {
         entries[i] = it.next();
       }
-      if (canonical && !inCanonicalOrder(entries)) {
-        Arrays.sort(entries, CANONICAL);
+      if (canonical) {
+        sortCanonically(entries);
       }
       return entries;
     }
@@ -352,8 +367,15 @@ public final class YamlWriter {
 
   // --- style decisions (package-private for tests) -----------------------------------------------
 
+  /** Sorts entries in canonical key order, unless they are sorted already (most are). */
+  static void sortCanonically(Map.Entry<String, ?>[] entries) {
+    if (!inCanonicalOrder(entries)) {
+      Arrays.sort(entries, CANONICAL);
+    }
+  }
+
   /** Whether the entries are sorted already (generated objects mostly are): no sort needed. */
-  private static boolean inCanonicalOrder(Map.Entry<String, JsonNode>[] entries) {
+  private static boolean inCanonicalOrder(Map.Entry<String, ?>[] entries) {
     for (int i = 1; i < entries.length; i++) {
       if (compareKeys(entries[i - 1].getKey(), entries[i].getKey()) > 0) {
         return false;
@@ -433,12 +455,17 @@ public final class YamlWriter {
     }
     // Starting with a digit, it must have a character outside every number syntax (YAML 1.1's
     // ints, floats and sexagesimals, go-yaml's ints and floats; see looksNumeric's long form).
+    // A long string must have one whatever its start: looksNumeric's long form quotes the rest.
     boolean notNumber = !digitFirst;
+    boolean outsideNumberChars = NUMBER_CHARS.indexOf(first) < 0;
     for (int i = 1; i < n; i++) {
       char c = s.charAt(i);
       switch (c < 128 ? CHAR_CLASS[c] : OTHER) {
         case NUMBER_CHAR -> {}
-        case CHAR -> notNumber = true;
+        case CHAR -> {
+          notNumber = true;
+          outsideNumberChars = true;
+        }
         case COLON -> {
           if (i == n - 1) {
             return false;
@@ -449,11 +476,15 @@ public final class YamlWriter {
             return false;
           }
           notNumber = true;
+          outsideNumberChars = true;
         }
         default -> {
           return false;
         }
       }
+    }
+    if (n >= LONG_NUMERIC && !outsideNumberChars) {
+      return false;
     }
     if (digitFirst) {
       // YAML 1.1 timestamps (2001-12-14, 2001-12-14T21:59:43Z) may hold any character after the

@@ -24,6 +24,7 @@ import dev.jobc.mpi.MpiJob;
 import dev.jobc.mpi.MpiJobKind;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.render.Templates;
+import dev.jobc.render.YamlWriter;
 import dev.jobc.tf.TfJob;
 import dev.jobc.tf.TfJobKind;
 import io.fabric8.kubernetes.api.model.Container;
@@ -41,15 +42,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The generated {@link Fabric8Codecs} and {@link RecordBinding} are shortcuts: every tree and every
- * bound value they give must be the one Jackson gives, on every class they cover and on every
- * golden case.
+ * The generated {@link Fabric8Codecs} and {@link RecordBinding}, and the generated YAML writing of
+ * {@link YamlWriter#writeObject}, are shortcuts: every tree and every bound value they give must be
+ * the one Jackson gives, and every document the one written from Jackson's tree, on every class
+ * they cover and on every golden case.
  */
 class Fabric8CodecsTest {
   private static final Path CASES = Path.of("..", "golden", "cases");
   private static final ObjectMapper JSON = JsonMapper.builder().build();
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
   private static final Templates TEMPLATES = new Templates();
+  private static final YamlWriter WRITER = new YamlWriter();
   private static final Map<String, JobKind<?, ?, ?>> KINDS =
       Map.of(
           "MPIJob", new MpiJobKind(TEMPLATES),
@@ -79,6 +82,10 @@ class Fabric8CodecsTest {
       assertThat(ObjectTrees.tree(jackson).toString())
           .as("%s from %s", type, tree)
           .isEqualTo(ObjectTrees.tokenBufferTree(jackson).toString());
+      // Written straight from the object, it is the YAML of its tree, and nothing is left over.
+      assertThat(WRITER.writeObject(jackson))
+          .as("%s from %s", type, tree)
+          .isEqualTo(WRITER.write(ObjectTrees.tokenBufferTree(jackson), true));
     }
   }
 
@@ -171,15 +178,23 @@ class Fabric8CodecsTest {
       assertThat(ObjectTrees.tokenBufferTree(ObjectTrees.bind(doc.root(), type)))
           .isEqualTo(ObjectTrees.tokenBufferTree(jackson));
       for (Object object : generated(KINDS.get(kind), doc.root(), CaseOptions.of(dir))) {
-        assertThat(ObjectTrees.tree(object).toString())
-            .isEqualTo(ObjectTrees.tokenBufferTree(object).toString());
+        JsonNode jacksonTree = ObjectTrees.tokenBufferTree(object);
+        assertThat(ObjectTrees.tree(object).toString()).isEqualTo(jacksonTree.toString());
+        // Null where it is left to the tree: additional properties (this case's unknown fields).
+        String direct = WRITER.writeObject(object);
+        if (direct != null) {
+          assertThat(direct).isEqualTo(WRITER.write(jacksonTree, true));
+        }
       }
     }
   }
 
-  /** The example users start with takes the shortcut all the way: nothing is left to Jackson. */
+  /**
+   * The example users start with takes the shortcuts all the way: nothing is left to Jackson, and
+   * every object it renders but the kinds without generated code is written without a tree.
+   */
   @Test
-  void theExampleJobBindsWithoutJackson() throws IOException {
+  void theExampleJobTakesTheShortcutsAllTheWay() throws IOException {
     String text = Files.readString(Path.of("..", "examples", "pi.yaml"));
     JsonNode root =
         new YamlLoader(YamlLimits.defaults())
@@ -190,6 +205,12 @@ class Fabric8CodecsTest {
 
     assertThat(RecordBinding.bind(root, MpiJob.class))
         .isEqualTo(ObjectTrees.jacksonBind(root, MpiJob.class));
+    List<?> objects = generated(KINDS.get("MPIJob"), root, CompileOptions.defaults());
+    assertThat(objects).hasSizeGreaterThan(5);
+    for (Object object : objects) {
+      assertThat(WRITER.writeObject(object))
+          .isEqualTo(WRITER.write(ObjectTrees.tokenBufferTree(object), true));
+    }
   }
 
   private static <J, M, P> List<?> generated(

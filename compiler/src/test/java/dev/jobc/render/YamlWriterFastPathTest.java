@@ -125,6 +125,31 @@ class YamlWriterFastPathTest {
     assertThat(proven).isGreaterThan(5000);
   }
 
+  /**
+   * Long strings (past the rules' switch to a character check, up to the longest the shortcut
+   * takes): number characters, with or without one character outside them, after each start.
+   */
+  @Test
+  void longStringsAgreeWithTheRules() {
+    Random random = new Random(1014);
+    String numberChars = "0123456789_:.+-eEoOxXabcdefABCDEF";
+    int proven = 0;
+    for (int n = 0; n < 20_000; n++) {
+      int length = 250 + random.nextInt(760);
+      StringBuilder s = new StringBuilder(length);
+      s.append("-+1a/_".charAt(random.nextInt(6)));
+      while (s.length() < length) {
+        s.append(numberChars.charAt(random.nextInt(numberChars.length())));
+      }
+      if (random.nextBoolean()) {
+        s.setCharAt(1 + random.nextInt(length - 2), "g =Z".charAt(random.nextInt(4)));
+      }
+      assertProofHolds(s.toString());
+      proven += YamlWriter.provablyPlain(s.toString()) ? 1 : 0;
+    }
+    assertThat(proven).isGreaterThan(2000);
+  }
+
   @ParameterizedTest(name = "[{index}] <{0}>")
   @ValueSource(
       strings = {
