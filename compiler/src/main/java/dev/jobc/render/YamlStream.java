@@ -29,8 +29,17 @@ final class YamlStream {
     }
   }
 
-  private final StringBuilder out = new StringBuilder(4096);
-  private final YamlWriter.Emitter emitter = new YamlWriter.Emitter(out, true);
+  /**
+   * Each thread's buffer, kept between documents: a generated object's document is 1 to 10 KB, and
+   * a fresh buffer per document was zeroed and then grown by copying. Not kept past 64 KB.
+   */
+  private static final ThreadLocal<StringBuilder> BUFFERS =
+      ThreadLocal.withInitial(() -> new StringBuilder(16384));
+
+  private static final int MAX_KEPT = 65536;
+
+  private final StringBuilder out;
+  private final YamlWriter.Emitter emitter;
 
   // The open mappings and lists, innermost last, as YamlWriter's recursion would hold them.
   private int depth;
@@ -45,6 +54,10 @@ final class YamlStream {
   private int lastDoubleBreakEnd = -1;
 
   YamlStream() {
+    StringBuilder buffer = BUFFERS.get();
+    buffer.setLength(0);
+    out = buffer;
+    emitter = new YamlWriter.Emitter(out, true);
     push(false, 0, false, 0);
   }
 
@@ -56,7 +69,11 @@ final class YamlStream {
     if (count[0] == 0) {
       out.append("{}\n");
     }
-    return lastDoubleBreakEnd == out.length() ? null : out.toString();
+    String document = lastDoubleBreakEnd == out.length() ? null : out.toString();
+    if (out.capacity() > MAX_KEPT) {
+      BUFFERS.remove(); // one huge document (10,000 workers) need not stay in memory
+    }
+    return document;
   }
 
   // ---- structure ----
