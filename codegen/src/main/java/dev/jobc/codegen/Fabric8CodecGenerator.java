@@ -184,21 +184,8 @@ public final class Fabric8CodecGenerator {
     String name = type.getCanonicalName();
     out.append("\n  static JsonNode tree").append(stem).append('(').append(name);
     out.append(" v) {\n");
-    BeanSerializerBase serializer =
-        (BeanSerializerBase) mapper.getSerializerProviderInstance().findValueSerializer(type);
-    List<PropertyWriter> properties = new ArrayList<>();
-    // The additional properties' writer is one of them (Jackson 2.18+); plain() checks them.
-    serializer
-        .properties()
-        .forEachRemaining(
-            p -> {
-              if (!(p instanceof com.fasterxml.jackson.databind.ser.AnyGetterWriter)) {
-                properties.add(p);
-              }
-            });
-    if (properties.stream()
-        .anyMatch(p -> getterOf(p) == null || p.getClass() != BeanPropertyWriter.class)) {
-      // A property Jackson writes otherwise than through a plain getter: all of it to Jackson.
+    List<PropertyWriter> properties = writtenProperties(type);
+    if (properties == null) {
       out.append("    return Fabric8Values.jackson(v);\n  }\n");
       return;
     }
@@ -244,6 +231,30 @@ public final class Fabric8CodecGenerator {
       out.append(");\n    }\n");
     }
     out.append("    return n;\n  }\n");
+  }
+
+  /**
+   * The properties Jackson writes for {@code type}, in its order, without the additional properties
+   * (their writer is one of them since Jackson 2.18; the generated code checks them apart); null
+   * when one is written otherwise than through a plain getter, so that the whole object is left to
+   * Jackson.
+   */
+  private List<PropertyWriter> writtenProperties(Class<?> type) throws IOException {
+    BeanSerializerBase serializer =
+        (BeanSerializerBase) mapper.getSerializerProviderInstance().findValueSerializer(type);
+    List<PropertyWriter> properties = new ArrayList<>();
+    serializer
+        .properties()
+        .forEachRemaining(
+            p -> {
+              if (!(p instanceof com.fasterxml.jackson.databind.ser.AnyGetterWriter)) {
+                properties.add(p);
+              }
+            });
+    boolean plain =
+        properties.stream()
+            .allMatch(p -> getterOf(p) != null && p.getClass() == BeanPropertyWriter.class);
+    return plain ? properties : null;
   }
 
   /** Java code for the tree of {@code expr} (of type {@code t}, never null), or null. */
@@ -469,19 +480,8 @@ public final class Fabric8CodecGenerator {
     String stem = classes.get(type);
     out.append("\n  static void yaml").append(stem).append('(').append(type.getCanonicalName());
     out.append(" v, YamlStream y) {\n");
-    BeanSerializerBase serializer =
-        (BeanSerializerBase) mapper.getSerializerProviderInstance().findValueSerializer(type);
-    List<PropertyWriter> properties = new ArrayList<>();
-    serializer
-        .properties()
-        .forEachRemaining(
-            p -> {
-              if (!(p instanceof com.fasterxml.jackson.databind.ser.AnyGetterWriter)) {
-                properties.add(p);
-              }
-            });
-    if (properties.stream()
-        .anyMatch(p -> getterOf(p) == null || p.getClass() != BeanPropertyWriter.class)) {
+    List<PropertyWriter> properties = writtenProperties(type);
+    if (properties == null) {
       out.append("    throw YamlStream.MISMATCH;\n  }\n");
       return;
     }
