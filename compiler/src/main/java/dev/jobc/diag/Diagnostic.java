@@ -14,13 +14,26 @@ import java.util.Objects;
 public record Diagnostic(
     Severity severity, Code code, String file, int line, int column, String path, String message) {
 
-  /** Output order: by file, then position, then path and message (stable across runs). */
-  public static final Comparator<Diagnostic> ORDER =
-      Comparator.comparing(Diagnostic::file)
-          .thenComparingInt(Diagnostic::line)
-          .thenComparingInt(Diagnostic::column)
-          .thenComparing(Diagnostic::path)
-          .thenComparing(Diagnostic::message);
+  /**
+   * Output order: by file, then position, then path and message (stable across runs). Written out
+   * rather than chained from {@code Comparator.comparing}, whose links each spin a class at first
+   * use (see {@code render.Ordering}).
+   */
+  public static final Comparator<Diagnostic> ORDER = Diagnostic::compare;
+
+  private static int compare(Diagnostic a, Diagnostic b) {
+    int c = a.file.compareTo(b.file);
+    if (c == 0) {
+      c = Integer.compare(a.line, b.line);
+    }
+    if (c == 0) {
+      c = Integer.compare(a.column, b.column);
+    }
+    if (c == 0) {
+      c = a.path.compareTo(b.path);
+    }
+    return c != 0 ? c : a.message.compareTo(b.message);
+  }
 
   public Diagnostic {
     Objects.requireNonNull(severity, "severity");

@@ -23,14 +23,28 @@ public final class Ordering {
           "Pod",
           "Job");
 
-  public static final Comparator<OutputObject> ORDER =
-      Comparator.comparingInt((OutputObject o) -> rank(o.kind()))
-          .thenComparing(OutputObject::kind)
-          .thenComparing(OutputObject::name, Ordering::natural)
-          .thenComparing(OutputObject::namespace)
-          .thenComparing(OutputObject::apiVersion);
+  /**
+   * Kind rank, kind, name (digit runs as numbers), namespace, apiVersion. Written out rather than
+   * chained from {@code Comparator.comparing}: each link of such a chain spins a class at its first
+   * use that no class-data archive keeps, several milliseconds of a one-job render.
+   */
+  public static final Comparator<OutputObject> ORDER = Ordering::compare;
 
   private Ordering() {}
+
+  private static int compare(OutputObject a, OutputObject b) {
+    int c = Integer.compare(rank(a.kind()), rank(b.kind()));
+    if (c == 0) {
+      c = a.kind().compareTo(b.kind());
+    }
+    if (c == 0) {
+      c = natural(a.name(), b.name());
+    }
+    if (c == 0) {
+      c = a.namespace().compareTo(b.namespace());
+    }
+    return c != 0 ? c : a.apiVersion().compareTo(b.apiVersion());
+  }
 
   /**
    * Compares names with digit runs as numbers, so {@code pi-worker-2} comes before {@code
