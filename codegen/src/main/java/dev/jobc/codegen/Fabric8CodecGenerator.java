@@ -69,6 +69,34 @@ public final class Fabric8CodecGenerator {
           "io.fabric8.kubernetes.api.model.rbac.Role",
           "io.fabric8.kubernetes.api.model.rbac.RoleBinding");
 
+  /**
+   * The value types the generated code converts itself, each with its Java code (a format of the
+   * value expression): to a tree node, from a tree node, and written to the YAML stream. Every
+   * other type is a covered bean, a list or map of these, or left to Jackson.
+   */
+  private record Scalar(String tree, String bind, String yaml) {}
+
+  private static final Map<Class<?>, Scalar> SCALARS =
+      Map.of(
+          String.class,
+          new Scalar("Fabric8Values.text(%s)", "Fabric8Values.string(%s)", "y.string(%s);"),
+          Integer.class,
+          new Scalar(
+              "Fabric8Values.number(%s.intValue())",
+              "Fabric8Values.integer(%s)", "y.number(%s.longValue());"),
+          Long.class,
+          new Scalar(
+              "Fabric8Values.number(%s.longValue())",
+              "Fabric8Values.longValue(%s)", "y.number(%s.longValue());"),
+          Boolean.class,
+          new Scalar("Fabric8Values.bool(%s)", "Fabric8Values.bool(%s)", "y.bool(%s);"),
+          Quantity.class,
+          new Scalar("Fabric8Values.quantity(%s)", "Fabric8Values.quantity(%s)", "y.quantity(%s);"),
+          IntOrString.class,
+          new Scalar(
+              "Fabric8Values.intOrString(%s)",
+              "Fabric8Values.intOrString(%s)", "y.intOrString(%s);"));
+
   private static final String PACKAGE = "dev.jobc.bind";
   private static final String CLASS = "Fabric8Codecs";
   private static final String YAML_PACKAGE = "dev.jobc.render";
@@ -134,8 +162,7 @@ public final class Fabric8CodecGenerator {
   /** Whether the generated code handles values of this class as beans of their own. */
   private boolean isBean(Class<?> type) {
     return type.getName().startsWith("io.fabric8.kubernetes.api.model.")
-        && type != Quantity.class
-        && type != IntOrString.class
+        && !SCALARS.containsKey(type)
         && !type.isInterface()
         && !Modifier.isAbstract(type.getModifiers())
         && !type.isEnum()
@@ -205,7 +232,7 @@ public final class Fabric8CodecGenerator {
       String javaType = javaType(t);
       out.append("    ").append(javaType).append(' ').append(local).append(" = v.");
       out.append(getter).append("();\n");
-      String value = treeValue(t, local, "v", 0);
+      String value = treeValue(t, local, 0);
       if (value == null || customSerializer(w.getMember())) {
         out.append("    if (").append(local).append(" != null) {\n");
         out.append("      return Fabric8Values.jackson(v); // ").append(p.getName());
@@ -258,29 +285,15 @@ public final class Fabric8CodecGenerator {
   }
 
   /** Java code for the tree of {@code expr} (of type {@code t}, never null), or null. */
-  private String treeValue(JavaType t, String expr, String owner, int depth) {
+  private String treeValue(JavaType t, String expr, int depth) {
     Class<?> raw = t.getRawClass();
-    if (raw == String.class) {
-      return "Fabric8Values.text(" + expr + ")";
-    }
-    if (raw == Integer.class) {
-      return "Fabric8Values.number((int) " + expr + ")";
-    }
-    if (raw == Long.class) {
-      return "Fabric8Values.number((long) " + expr + ")";
-    }
-    if (raw == Boolean.class) {
-      return "Fabric8Values.bool(" + expr + ")";
-    }
-    if (raw == Quantity.class) {
-      return "Fabric8Values.quantity(" + expr + ")";
-    }
-    if (raw == IntOrString.class) {
-      return "Fabric8Values.intOrString(" + expr + ")";
+    Scalar scalar = SCALARS.get(raw);
+    if (scalar != null) {
+      return scalar.tree().formatted(expr);
     }
     if (depth == 0 && t.isCollectionLikeType() && List.class.isAssignableFrom(raw)) {
       JavaType e = t.getContentType();
-      String item = treeValue(e, "e", owner, depth + 1);
+      String item = treeValue(e, "e", depth + 1);
       if (item == null) {
         return null;
       }
@@ -291,7 +304,7 @@ public final class Fabric8CodecGenerator {
         && Map.class.isAssignableFrom(raw)
         && t.getKeyType().getRawClass() == String.class) {
       JavaType e = t.getContentType();
-      String item = treeValue(e, "e", owner, depth + 1);
+      String item = treeValue(e, "e", depth + 1);
       if (item == null) {
         return null;
       }
@@ -413,23 +426,9 @@ public final class Fabric8CodecGenerator {
   /** Java code that binds the tree {@code expr} to type {@code t}, or null. */
   private String bindValue(JavaType t, String expr, int depth) {
     Class<?> raw = t.getRawClass();
-    if (raw == String.class) {
-      return "Fabric8Values.string(" + expr + ")";
-    }
-    if (raw == Integer.class) {
-      return "Fabric8Values.integer(" + expr + ")";
-    }
-    if (raw == Long.class) {
-      return "Fabric8Values.longValue(" + expr + ")";
-    }
-    if (raw == Boolean.class) {
-      return "Fabric8Values.bool(" + expr + ")";
-    }
-    if (raw == Quantity.class) {
-      return "Fabric8Values.quantity(" + expr + ")";
-    }
-    if (raw == IntOrString.class) {
-      return "Fabric8Values.intOrString(" + expr + ")";
+    Scalar scalar = SCALARS.get(raw);
+    if (scalar != null) {
+      return scalar.bind().formatted(expr);
     }
     if (depth == 0 && raw == List.class) {
       String item = bindValue(t.getContentType(), "e", depth + 1);
@@ -522,20 +521,9 @@ public final class Fabric8CodecGenerator {
   /** Java statements that write {@code expr} (of type {@code t}, never null), or null. */
   private String yamlValue(JavaType t, String expr, int depth) {
     Class<?> raw = t.getRawClass();
-    if (raw == String.class) {
-      return "y.string(" + expr + ");";
-    }
-    if (raw == Integer.class || raw == Long.class) {
-      return "y.number(" + expr + ".longValue());";
-    }
-    if (raw == Boolean.class) {
-      return "y.bool(" + expr + ");";
-    }
-    if (raw == Quantity.class) {
-      return "y.quantity(" + expr + ");";
-    }
-    if (raw == IntOrString.class) {
-      return "y.intOrString(" + expr + ");";
+    Scalar scalar = SCALARS.get(raw);
+    if (scalar != null) {
+      return scalar.yaml().formatted(expr);
     }
     if (depth == 0 && raw == List.class) {
       JavaType e = t.getContentType();
