@@ -386,8 +386,27 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   private final class Faults extends Dispatcher {
+    /**
+     * A request of the sidecar, or a write, may change what a test waits for: tell {@link
+     * Eventually} once it is answered. Not the tests' own reads: a condition that reads the API
+     * would otherwise wake itself.
+     */
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+      String agent = request.getHeader("User-Agent");
+      boolean signals =
+          (agent != null && agent.startsWith(ApiClients.USER_AGENT))
+              || !"GET".equals(request.getMethod());
+      try {
+        return answer(request);
+      } finally {
+        if (signals) {
+          Eventually.changed();
+        }
+      }
+    }
+
+    private MockResponse answer(RecordedRequest request) {
       String agent = request.getHeader("User-Agent");
       if (agent == null || !agent.startsWith(ApiClients.USER_AGENT)) {
         return crud.dispatch(request);
@@ -486,6 +505,7 @@ final class ApiStandIn implements AutoCloseable {
     public void onOpen(WebSocket ws, Response response) {
       watches.add(ws);
       inner.onOpen(ws, response);
+      Eventually.changed();
     }
 
     @Override
@@ -496,6 +516,7 @@ final class ApiStandIn implements AutoCloseable {
     @Override
     public void onClosing(WebSocket ws, int code, String reason) {
       watches.remove(ws);
+      Eventually.changed();
       // Not passed on: the mock's listener answers a closing handshake by closing again from its
       // executor, and its onClosed then blocks the event loop waiting for that executor, which
       // waits for the event loop (a one-minute stall in mockwebserver 7.8.0). A connection that
@@ -505,6 +526,7 @@ final class ApiStandIn implements AutoCloseable {
     @Override
     public void onClosed(WebSocket ws, int code, String reason) {
       watches.remove(ws);
+      Eventually.changed();
       // The mock's listener waits here for its send executor, whose sends wait for the event
       // loop this runs on; wait elsewhere.
       CompletableFuture.runAsync(() -> inner.onClosed(ws, code, reason));
@@ -513,6 +535,7 @@ final class ApiStandIn implements AutoCloseable {
     @Override
     public void onFailure(WebSocket ws, Throwable error, Response response) {
       watches.remove(ws);
+      Eventually.changed();
       CompletableFuture.runAsync(() -> inner.onFailure(ws, error, response));
     }
   }

@@ -54,6 +54,7 @@ class LauncherSidecarTest {
   Thread reader;
   final List<String> malformed = new CopyOnWriteArrayList<>();
   WatchService outputEvents;
+  Eventually.FileEvents fileEvents; // wakes Eventually at each write of the sidecar's files
 
   @BeforeEach
   void start() throws IOException {
@@ -67,6 +68,7 @@ class LauncherSidecarTest {
     // Reads discover_hosts.sh at every change of its directory while the test runs (inotify
     // reports each write and rename): every content seen must be a whole script, never a partly
     // written one.
+    fileEvents = Eventually.watching(dir, dir.resolve("out"));
     outputEvents = dir.getFileSystem().newWatchService();
     dir.resolve("out").register(outputEvents, ENTRY_CREATE, ENTRY_MODIFY);
     reader =
@@ -104,6 +106,7 @@ class LauncherSidecarTest {
     }
     outputEvents.close();
     reader.join();
+    fileEvents.close();
     client.close();
     api.close();
     assertThat(malformed).as("partial or malformed discover_hosts.sh seen").isEmpty();

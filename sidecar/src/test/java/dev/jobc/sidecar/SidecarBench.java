@@ -77,7 +77,12 @@ public final class SidecarBench {
       ApiStandIn api, Process p, Path dir, long launched, int workers, int flips, boolean smoke)
       throws Exception {
     Path script = dir.resolve("discover_hosts.sh");
-    Eventually.until("first discover_hosts.sh", () -> Files.exists(script));
+    Eventually.FileEvents fileEvents = Eventually.watching(dir);
+    try {
+      Eventually.until("first discover_hosts.sh", () -> Files.exists(script));
+    } finally {
+      fileEvents.close();
+    }
     long firstScript = System.nanoTime() - launched;
     api.setReady("other-worker-0", true);
 

@@ -36,13 +36,17 @@ class WaitCommandTest {
   final StringWriter err = new StringWriter();
   final Termination termination = new Termination();
 
+  Eventually.FileEvents fileEvents; // wakes Eventually at each file the wait writes
+
   @BeforeEach
   void start() {
     api = new ApiStandIn();
+    fileEvents = Eventually.watching(dir);
   }
 
   @AfterEach
   void stop() {
+    fileEvents.close();
     api.close();
   }
 
