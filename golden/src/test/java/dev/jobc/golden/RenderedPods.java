@@ -13,12 +13,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * The pods the golden cases render: every {@code expected.yaml} (what {@link GoldenCasesTest} has
- * checked jobc prints) read back, and each Pod, Job or StatefulSet's pod spec taken out of it.
+ * The pods the golden cases render: every case with an {@code expected.yaml} rendered afresh
+ * through {@code jobc render} (never the committed file, which an update run can rewrite to
+ * anything, and which would hide a break of the code from every check made on it), and each Pod,
+ * Job or StatefulSet's pod spec taken out of the output.
  */
 record RenderedPods(String caseName, String object, JsonNode spec) {
 
@@ -45,14 +49,31 @@ record RenderedPods(String caseName, String object, JsonNode spec) {
     }
   }
 
-  /** The pod specs of one case's expected output, in output order. */
+  /** Each case's pods, rendered once per JVM (the checks over them share the renders). */
+  private static final Map<Path, List<RenderedPods>> RENDERED = new ConcurrentHashMap<>();
+
+  /** The pod specs of what {@code jobc render} prints for one case today, in output order. */
   static List<RenderedPods> of(Path caseDir) {
-    String text = GoldenCase.read(caseDir.resolve(GoldenCase.EXPECTED));
+    return RENDERED.computeIfAbsent(caseDir, RenderedPods::render);
+  }
+
+  private static List<RenderedPods> render(Path caseDir) {
+    List<String> args = new GoldenCase(caseDir, GoldenCase.Expectation.SUCCESS, false).arguments();
+    GoldenCasesTest.Run run = GoldenCasesTest.run(caseDir, args);
+    if (run.exit() != 0 || !run.crash().isEmpty()) {
+      throw new AssertionError(
+          caseDir
+              + ": jobc "
+              + String.join(" ", args)
+              + " exited "
+              + run.exit()
+              + "\n"
+              + run.err()
+              + run.crash());
+    }
     List<RenderedPods> out = new ArrayList<>();
     for (Document doc :
-        new YamlLoader(YamlLimits.defaults())
-            .load(new Source(GoldenCase.EXPECTED, text))
-            .documents()) {
+        new YamlLoader(YamlLimits.defaults()).load(new Source("stdout", run.out())).documents()) {
       JsonNode root = doc.root();
       String kind = root.path("kind").asText();
       JsonNode spec =
