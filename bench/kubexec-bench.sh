@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Memory one `kubectl exec` session holds in the launcher (README, "Launcher memory"): N sessions
+# Memory one `kubectl exec` session holds in the launcher (docs/mpijob.md, "Launcher memory"): N sessions
 # at once against a stand-in API server that serves discovery and the pod, accepts the exec
 # upgrade (WebSocket, v5.channel.k8s.io) over TLS with a bearer token, and holds every stream
 # open. Measured twice: with Go's defaults, and with the Go settings of the kubexec.sh that

@@ -4,20 +4,34 @@
 def inputDir = { File basedir -> new File(basedir, 'src/main/jobc') }
 
 [
-  // Puts the README's snippet NAME (the fenced block after `<!-- snippet: NAME -->`, as the CLI
-  // tests' ReadmeSnippets reads it) in place of the line `<!-- README snippet: NAME ... -->` of
-  // the project's pom.xml, so the build runs what the README prints.
-  readmeSnippet: { File basedir, String readme, String name ->
-    def lines = new File(readme).readLines('UTF-8')
-    def at = lines.indexOf("<!-- snippet: $name -->".toString())
-    assert at >= 0 && lines[at + 1].startsWith('```') : "$readme: no fenced block after snippet $name"
-    def end = (at + 2..<lines.size()).find { lines[it].startsWith('```') }
-    assert end != null : "$readme: unterminated block after snippet $name"
-    def snippet = lines.subList(at + 2, end).join('\n')
+  // Puts the documentation's snippet NAME (the fenced block after `<!-- snippet: NAME -->` in
+  // README.md or a page under docs/, as the CLI tests' DocSnippets reads it; every copy the same)
+  // in place of the line `<!-- doc snippet: NAME ... -->` of the project's pom.xml, so the build
+  // runs what the documentation prints.
+  docSnippet: { File basedir, String docsRoot, String name ->
+    def pages = [new File(docsRoot, 'README.md')]
+    new File(docsRoot, 'docs').eachFileRecurse(groovy.io.FileType.FILES) {
+      if (it.name.endsWith('.md')) pages << it
+    }
+    def copies = []
+    pages.each { page ->
+      def lines = page.readLines('UTF-8')
+      lines.eachWithIndex { line, at ->
+        if (line == "<!-- snippet: $name -->".toString()) {
+          assert at + 1 < lines.size() && lines[at + 1].startsWith('```') : "$page: no fenced block after snippet $name"
+          def end = (at + 2..<lines.size()).find { lines[it].startsWith('```') }
+          assert end != null : "$page: unterminated block after snippet $name"
+          copies << lines.subList(at + 2, end).join('\n')
+        }
+      }
+    }
+    assert copies : "no snippet $name in README.md or docs/"
+    assert copies.unique(false).size() == 1 : "the copies of snippet $name differ"
+    def snippet = copies[0]
     def pom = new File(basedir, 'pom.xml')
     def text = pom.getText('UTF-8')
-    def marker = ~/(?m)^ *<!-- README snippet: ${name}\b.*-->$/
-    assert text =~ marker : "pom.xml has no README snippet marker for $name"
+    def marker = ~/(?m)^ *<!-- doc snippet: ${name}\b.*-->$/
+    assert text =~ marker : "pom.xml has no doc snippet marker for $name"
     pom.setText(text.replaceFirst(marker, java.util.regex.Matcher.quoteReplacement(snippet)), 'UTF-8')
     true
   },

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs deploy/argocd/plugin.yaml's commands the way argocd-cmp-server does: in the application
- * directory, with the environment Argo CD builds from the README's Application, and stdout parsed
- * as a YAML/JSON stream.
+ * directory, with the environment Argo CD builds from the documentation's Application, and stdout
+ * parsed as a YAML/JSON stream.
  */
 class ArgoCdIT {
   private static final Path PLUGIN = ExternalCommand.root().resolve("deploy/argocd/plugin.yaml");
@@ -29,7 +29,7 @@ class ArgoCdIT {
 
   @Test
   void generateRendersTheReadmeApplication() {
-    JsonNode app = YamlStream.parse(ReadmeSnippets.get("argocd")).get(0);
+    JsonNode app = YamlStream.parse(DocSnippets.get("argocd")).get(0);
     JsonNode source = app.path("spec").path("source");
     assertThat(source.path("plugin").path("name").asText())
         .isEqualTo(plugin().path("metadata").path("name").asText());
@@ -54,10 +54,10 @@ class ArgoCdIT {
     assertThat(run.err()).contains("rendered");
   }
 
-  /** The README's Application over a directory with a TFJob: discovered and rendered. */
+  /** The documentation's Application over a directory with a TFJob: discovered and rendered. */
   @Test
   void generateRendersATfJob() throws IOException {
-    JsonNode app = YamlStream.parse(ReadmeSnippets.get("argocd")).get(0);
+    JsonNode app = YamlStream.parse(DocSnippets.get("argocd")).get(0);
     Path appDir = tmp.resolve("tf");
     Files.createDirectories(appDir);
     Files.writeString(appDir.resolve("mnist.yaml"), ChannelInputs.tfJob());

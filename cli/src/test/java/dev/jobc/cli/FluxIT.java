@@ -10,7 +10,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The README's Flux recipe: render with the substitution guard, then check in CI. */
+/** The documentation's Flux recipe: render with the substitution guard, then check in CI. */
 class FluxIT {
   @TempDir Path repo;
 
@@ -21,7 +21,7 @@ class FluxIT {
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi);
     Map<String, String> env = Map.of("PATH", ExternalCommand.pathWithBin());
 
-    ExternalCommand render = ExternalCommand.sh(repo, env, ReadmeSnippets.get("flux-render"));
+    ExternalCommand render = ExternalCommand.sh(repo, env, DocSnippets.get("flux-render"));
     assertThat(render.exitCode()).as(render.toString()).isZero();
     try (Stream<Path> files =
         Files.list(repo.resolve("rendered")).filter(f -> f.toString().endsWith(".yaml"))) {
@@ -33,11 +33,11 @@ class FluxIT {
                       .contains("kustomize.toolkit.fluxcd.io/substitute: disabled"));
     }
 
-    ExternalCommand check = ExternalCommand.sh(repo, env, ReadmeSnippets.get("flux-check"));
+    ExternalCommand check = ExternalCommand.sh(repo, env, DocSnippets.get("flux-check"));
     assertThat(check.exitCode()).as(check.toString()).isZero();
 
     Files.writeString(repo.resolve("jobs/pi.yaml"), pi.replace("replicas: 2", "replicas: 3"));
-    ExternalCommand stale = ExternalCommand.sh(repo, env, ReadmeSnippets.get("flux-check"));
+    ExternalCommand stale = ExternalCommand.sh(repo, env, DocSnippets.get("flux-check"));
     assertThat(stale.exitCode()).as(stale.toString()).isOne();
     assertThat(stale.err()).contains("+    echo pi-worker-2.pi.default.svc");
   }

@@ -100,12 +100,15 @@ class ImageIT {
     assertThat(fromImage.out()).isEqualTo(fromJar.out());
   }
 
-  /** The README tells cluster users which images they pull: the releases of this version. */
+  /**
+   * The images table (docs/images.md) tells cluster users which images they pull: the releases of
+   * this version.
+   */
   @Test
-  void readmeNamesTheReleasedImages() throws IOException {
-    String readme = Files.readString(ROOT.resolve("README.md"));
+  void docsNameTheReleasedImages() throws IOException {
+    String images = Files.readString(ROOT.resolve("docs/images.md"));
     for (String name : List.of("jobc", "jobc-krm", "jobc-sidecar")) {
-      assertThat(readme).contains("`ghcr.io/jobc-dev/" + name + ":" + release(VERSION) + "`");
+      assertThat(images).contains("| `ghcr.io/jobc-dev/" + name + ":" + release(VERSION) + "` |");
     }
   }
 

@@ -38,7 +38,7 @@ class KrmIT {
     return ExternalCommand.sh(
         ExternalCommand.root(),
         Map.of("PATH", ExternalCommand.pathWithBin()),
-        ReadmeSnippets.get(name));
+        DocSnippets.get(name));
   }
 
   @Test

@@ -16,11 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's pre-commit configurations, as printed, under the real pre-commit and git, with
- * nothing of jobc on the PATH. The hook repository is a copy of this checkout's sources, committed
- * and tagged with the release the snippets name; git's {@code url.<base>.insteadOf} sends the
- * snippets' repository URL there. pre-commit clones it, and the hooks' {@code bin/jobc} builds jobc
- * in that clone on first use, as it does for a user.
+ * The documentation's pre-commit configurations, as printed, under the real pre-commit and git,
+ * with nothing of jobc on the PATH. The hook repository is a copy of this checkout's sources,
+ * committed and tagged with the release the snippets name; git's {@code url.<base>.insteadOf} sends
+ * the snippets' repository URL there. pre-commit clones it, and the hooks' {@code bin/jobc} builds
+ * jobc in that clone on first use, as it does for a user.
  */
 class PreCommitIT {
   private static final String REPOSITORY = "https://github.com/jobc-dev/jobc";
@@ -35,8 +35,8 @@ class PreCommitIT {
 
   @Test
   void commitsOfNewChangedAndDeletedJobsCarryTheirRenderAndCiChecksIt() throws IOException {
-    String config = ReadmeSnippets.get("pre-commit");
-    String ciConfig = ReadmeSnippets.get("pre-commit-ci");
+    String config = DocSnippets.get("pre-commit");
+    String ciConfig = DocSnippets.get("pre-commit-ci");
     String release = "v" + System.getProperty("jobc.version").replace("-SNAPSHOT", "");
     for (String snippet : List.of(config, ciConfig)) {
       assertThat(snippet).contains("- repo: " + REPOSITORY + "\n").contains("rev: " + release);

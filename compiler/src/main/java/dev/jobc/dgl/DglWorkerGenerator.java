@@ -71,7 +71,7 @@ public final class DglWorkerGenerator {
       // The launcher's sidecar scales this StatefulSet up after partitioning, and to 0 when it
       // releases the workers. Flux would apply the rendered replicas again on its next
       // reconciliation; with IfNotPresent it creates the object when missing and leaves it alone
-      // otherwise (Argo CD: ignoreDifferences, see README).
+      // otherwise (Argo CD: ignoreDifferences, see docs/gitops.md).
       Metadata.annotate(meta, Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
     }
     return List.of(

@@ -16,7 +16,7 @@ import java.util.List;
  * and the warning when that container's memory limit cannot hold them. MPICH's and Intel MPI's
  * Hydra keeps one session per worker open for the whole run (its proxy stays attached to it). Open
  * MPI, with tree spawn off, keeps one only until its daemon detaches, but starts up to {@value
- * #OPEN_MPI_CONCURRENT} at once. The figures are measured: see the README's "Launcher memory".
+ * #OPEN_MPI_CONCURRENT} at once. The figures are measured: see docs/mpijob.md, "Launcher memory".
  */
 final class KubexecSessions {
   private static final long MIB = 1024 * 1024;
@@ -131,6 +131,6 @@ final class KubexecSessions {
                 + " MiB for kubectl and mpirun: "
                 + (needed + MIB - 1) / MIB
                 + "Mi before the launcher's own program; raise the limit, or use --transport ssh"
-                + " (README, \"Launcher memory\")"));
+                + " (docs/mpijob.md#launcher-memory)"));
   }
 }

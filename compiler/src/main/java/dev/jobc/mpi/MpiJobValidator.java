@@ -358,7 +358,7 @@ public final class MpiJobValidator {
                   + " kubernetes.io/ssh-auth, keys ssh-privatekey and ssh-publickey); name it"
                   + " with --ssh-secret NAME or the annotation jobc.dev/ssh-secret. jobc never"
                   + " generates keys: create the Secret with Sealed Secrets or External Secrets"
-                  + " (README, \"SSH transport\")"));
+                  + " (docs/mpijob.md#ssh-transport)"));
     }
   }
 
@@ -413,8 +413,8 @@ public final class MpiJobValidator {
             "Forbidden: Kueue would admit the launcher Job and the workers as separate"
                 + " Workloads, which can deadlock on quota (each holding its share while the other"
                 + " waits); jobc cannot render them as one Workload. Remove the label, or let"
-                + " mpi-operator run this MPIJob under Kueue's MPIJob integration (README,"
-                + " \"Kueue\")"));
+                + " mpi-operator run this MPIJob under Kueue's MPIJob integration"
+                + " (docs/scheduling.md#kueue)"));
   }
 
   /**

@@ -26,7 +26,7 @@ public final class WorkerStatefulSetGenerator {
     // The sidecar scales this StatefulSet: to 0 when the job is suspended or has finished, back up
     // when a launcher starts. Flux would apply spec.replicas again on its next reconciliation;
     // with IfNotPresent it creates the object when missing and leaves it alone otherwise. (Argo CD
-    // needs ignoreDifferences on the Application instead: see README.)
+    // needs ignoreDifferences on the Application instead: see docs/gitops.md.)
     Metadata.annotate(meta, Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
     StatefulSetSpec spec = new StatefulSetSpec();
     // mpi-operator v0.8.2 creates no worker while the MPIJob is suspended; the sidecar of the
