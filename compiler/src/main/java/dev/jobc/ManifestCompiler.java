@@ -120,7 +120,7 @@ public final class ManifestCompiler {
       }
       ready.add(new Accepted(job.kind(), job.model(), doc));
     }
-    diagnostics.sort(Diagnostic.ORDER);
+    sortDistinct(diagnostics);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
       return new CompileResult(List.of(), diagnostics);
     }
@@ -174,7 +174,7 @@ public final class ManifestCompiler {
                                     + ":"
                                     + earlier.positions().documentStart().line())))));
     diagnostics.addAll(fluxSubstitutionWarnings(rendered, objects));
-    diagnostics.sort(Diagnostic.ORDER);
+    sortDistinct(diagnostics);
     if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
       return new CompileResult(List.of(), diagnostics);
     }
@@ -279,6 +279,22 @@ public final class ManifestCompiler {
    */
   private static <T, R> List<R> each(List<T> items, Function<T, R> step) {
     return (items.size() < 2 ? items.stream() : items.parallelStream()).map(step).toList();
+  }
+
+  /**
+   * Sorts {@code diagnostics} in {@link Diagnostic#ORDER} and drops repeats: two checks that find
+   * the same problem (the schema's required field, a kind's own rule) print it once.
+   */
+  private static void sortDistinct(List<Diagnostic> diagnostics) {
+    diagnostics.sort(Diagnostic.ORDER);
+    int kept = 0;
+    for (int i = 0; i < diagnostics.size(); i++) {
+      Diagnostic d = diagnostics.get(i);
+      if (kept == 0 || !d.equals(diagnostics.get(kept - 1))) {
+        diagnostics.set(kept++, d);
+      }
+    }
+    diagnostics.subList(kept, diagnostics.size()).clear();
   }
 
   /** The JSON Schema text used for an input kind, or {@code null} when the kind is not accepted. */

@@ -16,6 +16,7 @@ import dev.jobc.options.JobAnnotations;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.validate.JobNames;
+import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -301,6 +302,8 @@ public final class DglJobValidator {
       return;
     }
     reserved.check(pod, podSpec, out);
+    PodTemplateRules.check(
+        spec.template(), REPLICA_SPECS.key(type).child("template"), reserved.volumes(), out);
     String restart = pod.getRestartPolicy();
     if (restart != null && !restart.isEmpty() && !restart.equals("Never")) {
       out.add(

@@ -66,6 +66,11 @@ public final class QuantitySum {
     return new QuantitySum().add(quantity, 1).toString();
   }
 
+  /** The exact value of {@code quantity}, as apimachinery compares quantities. */
+  public static BigDecimal value(Quantity quantity) {
+    return amount(quantity);
+  }
+
   /**
    * The exact value of a quantity. Not fabric8's {@code getNumericalAmount}, which goes through
    * {@code double} and loses digits from {@code Ei} on.

@@ -20,6 +20,7 @@ import dev.jobc.options.OptionTable;
 import dev.jobc.options.Transport;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.validate.JobNames;
+import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -80,6 +81,16 @@ public final class MpiJobValidator {
                     + Quoting.quote(host)
                     + ": "
                     + String.join("; ", problems)));
+      } else if (!Dns.dns1035Label(name).isEmpty()) {
+        // The headless Service is named after the job: "pi-" makes valid pod host names but no
+        // Service (upstream checks only the host name and fails at run time).
+        out.add(
+            JobNames.invalidName(
+                name,
+                "the service cannot be created with the invalid DNS label "
+                    + Quoting.quote(name)
+                    + ": "
+                    + String.join("; ", Dns.dns1035Label(name))));
       } else if (job.options().get(OptionTable.WORKERS) == WorkerKind.STATEFUL_SET) {
         JobNames.statefulSetFits(name, "use --workers pods", out);
       }
@@ -237,6 +248,7 @@ public final class MpiJobValidator {
     }
     PodSpec pod = spec.template().getSpec();
     RESERVED.check(pod, podSpec, out);
+    PodTemplateRules.check(spec.template(), p.child("template"), RESERVED.volumes(), out);
     String templateRestart = pod.getRestartPolicy();
     if (job.era() != MpiEra.V1ALPHA1 && templateRestart != null && !templateRestart.isEmpty()) {
       String effective =

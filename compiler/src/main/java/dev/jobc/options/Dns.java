@@ -39,7 +39,10 @@ public final class Dns {
     if (value.length() > LABEL_MAX) {
       errs.add("must be no more than 63 characters");
     }
-    if (!LABEL_1123.matcher(value).matches()) {
+    if (!LABEL_1123.matcher(value).matches() && SUBDOMAIN_1123.matcher(value).matches()) {
+      // apimachinery: a valid subdomain of valid length that is no label has dots in it.
+      errs.add("must not contain dots");
+    } else if (!LABEL_1123.matcher(value).matches()) {
       errs.add(
           "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-',"
               + " and must start and end with an alphanumeric character (e.g. 'my-name',  or"

@@ -18,6 +18,7 @@ import dev.jobc.options.Dns;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.validate.JobNames;
+import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -187,13 +188,6 @@ public final class TfJobValidator {
         out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
         continue;
       }
-      if (c.getImage() == null || c.getImage().isEmpty()) {
-        out.add(
-            error(
-                Code.REQUIRED,
-                containersPath.index(i).child("image"),
-                "Required value: must be required"));
-      }
       tensorflow |= TfJob.CONTAINER.equals(c.getName());
     }
     if (!tensorflow) {
@@ -204,6 +198,8 @@ public final class TfJobValidator {
               "Required value: must have at least one container with name " + TfJob.CONTAINER));
     }
     RESERVED.check(pod, podSpec, out);
+    PodTemplateRules.check(
+        replica.spec().template(), at.child("template"), RESERVED.volumes(), out);
     String restart = pod.getRestartPolicy();
     if (restart != null && !restart.isEmpty()) {
       // training-operator's warning event SetPodTemplateRestartPolicy, at render time.

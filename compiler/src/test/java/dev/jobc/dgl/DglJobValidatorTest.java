@@ -193,7 +193,8 @@ class DglJobValidatorTest {
                 LAUNCHER.formatted("1")
                     + WORKER.formatted(1)
                     + "            volumeMounts:\n            - name: tools\n"
-                    + "              mountPath: /opt/kube\n"),
+                    + "              mountPath: /opt/kube\n"
+                    + "          volumes:\n          - name: tools\n            emptyDir: {}\n"),
             List.of(
                 tuple(
                     Code.DUPLICATE,
@@ -208,7 +209,9 @@ class DglJobValidatorTest {
                     LAUNCHER.formatted("1")
                         + WORKER.formatted(1)
                         + "            volumeMounts:\n            - name: tools\n"
-                        + "              mountPath: /opt/kube\n"),
+                        + "              mountPath: /opt/kube\n"
+                        + "          volumes:\n          - name: tools\n"
+                        + "            emptyDir: {}\n"),
                 "true"),
             List.of()),
         named(
