@@ -302,6 +302,14 @@ public final class ManifestCompiler {
     return schemas.supports(apiVersion, kind) ? schemas.schemaText(apiVersion, kind) : null;
   }
 
+  /**
+   * The registered kinds, in registration order: tests that run each kind's steps one by one take
+   * them from here, so a kind added to the list above is checked without being named again.
+   */
+  List<JobKind<?, ?, ?>> kinds() {
+    return kinds;
+  }
+
   /** Every accepted (apiVersion, kind), for help texts: {@code kubeflow.org/v2beta1 MPIJob}. */
   public List<String> acceptedKinds() {
     return kinds.stream()
