@@ -147,4 +147,16 @@ class ArchitectureTest {
         .resideInAPackage("com.networknt..")
         .check(CLASSES);
   }
+
+  /** SnakeYAML (the parser under Jackson YAML, used directly) reads input in the load step only. */
+  @Test
+  void onlyTheLoadPackageUsesSnakeYaml() {
+    noClasses()
+        .that()
+        .resideOutsideOfPackage("dev.jobc.load..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("org.yaml.snakeyaml..")
+        .check(CLASSES);
+  }
 }
