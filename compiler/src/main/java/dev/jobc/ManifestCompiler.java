@@ -103,6 +103,7 @@ public final class ManifestCompiler {
         // The schema check has already said why (a value of the wrong type).
         if (diagnostics.stream()
             .noneMatch(d -> d.isError() && d.file().equals(doc.source().name()))) {
+          // no golden case: a tree the schema accepts and binding refuses is a defect of jobc.
           diagnostics.add(
               locate(doc, Finding.error(Code.SCHEMA, FieldPath.root(), firstLine(job.unbound()))));
         }
@@ -212,6 +213,8 @@ public final class ManifestCompiler {
         (doc, names) -> {
           List<FieldPath> fields = FluxSubstitution.fields(doc.root());
           if (fields.isEmpty()) {
+            // no golden case: a defect guard; no generator builds "${" from pieces of the input
+            // (TemplatesTest holds the scripts to that), so some field always holds it.
             warnings.add(
                 locate(
                     doc,
