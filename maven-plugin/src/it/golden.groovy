@@ -3,6 +3,28 @@
 // The expectations stay in golden/cases; there is no second copy here.
 def inputDir = { File basedir -> new File(basedir, 'src/main/jobc') }
 
+// The diagnostics the build logged at LEVEL (WARNING, ERROR), in order, without the level and the
+// source directory: what `jobc render input.yaml` prints for the same input. With failure: true,
+// those Maven repeats in its "Failed to execute goal" message instead; else the plugin's own.
+def logged = { File basedir, String level, boolean failure = false ->
+  def prefix = "[$level] src/main/jobc/"
+  def inFailure = false
+  def out = []
+  new File(basedir, 'build.log').readLines('UTF-8').each { line ->
+    if (line.startsWith('[ERROR] Failed to execute goal')) {
+      inFailure = true
+    } else if (line.startsWith('[ERROR] -> [Help')) {
+      inFailure = false
+    } else if (line.startsWith(prefix) && inFailure == failure) {
+      out << line.substring(prefix.length())
+    }
+  }
+  out
+}
+
+// A diagnostic line of jobc's stderr that is a warning (file:line:col: warning: ...).
+def isWarning = { String line -> line ==~ /^.*?:\d+:\d+: warning: .*/ }
+
 [
   // Puts the documentation's snippet NAME (the fenced block after `<!-- snippet: NAME -->` in
   // README.md or a page under docs/, as the CLI tests' DocSnippets reads it; every copy the same)
@@ -60,22 +82,21 @@ def inputDir = { File basedir -> new File(basedir, 'src/main/jobc') }
     assert record.readLines().findAll { !it.startsWith('#') } == want.keySet() as List
     assert got.keySet() == want.keySet()
     want.each { file, text -> assert got[file] == text : "target/jobc/$file differs from $name" }
-    def log = new File(basedir, 'build.log').getText('UTF-8')
+    // Exactly the case's warnings, each once, and no error.
     def warnings = new File(goldenDir, "$name/expected-warnings.txt")
-    if (warnings.exists()) {
-      warnings.eachLine { line ->
-        assert log.contains('[WARNING] src/main/jobc/' + line) : "warning missing: $line"
-      }
-    }
+    assert logged(basedir, 'WARNING') == (warnings.exists() ? warnings.readLines('UTF-8') : [])
+    assert logged(basedir, 'ERROR') == []
     true
   },
 
-  // The build failed, naming every error of expected-errors.txt, and wrote nothing.
+  // The build failed, logging exactly the errors and warnings of expected-errors.txt (errors at
+  // ERROR, warnings at WARNING, each in the case's order), and wrote nothing.
   verifyErrors: { File basedir, String goldenDir, String name ->
-    def log = new File(basedir, 'build.log').getText('UTF-8')
-    new File(goldenDir, "$name/expected-errors.txt").eachLine { line ->
-      assert log.contains('[ERROR] src/main/jobc/' + line) : "error missing: $line"
-    }
+    def expected = new File(goldenDir, "$name/expected-errors.txt").readLines('UTF-8')
+    def errors = expected.findAll { !isWarning(it) }
+    assert logged(basedir, 'ERROR') == errors
+    assert logged(basedir, 'ERROR', true) == errors
+    assert logged(basedir, 'WARNING') == expected.findAll { isWarning(it) }
     assert !new File(basedir, 'target/jobc').exists()
     true
   },

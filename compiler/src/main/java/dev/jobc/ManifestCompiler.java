@@ -103,6 +103,7 @@ public final class ManifestCompiler {
         // The schema check has already said why (a value of the wrong type).
         if (diagnostics.stream()
             .noneMatch(d -> d.isError() && d.file().equals(doc.source().name()))) {
+          // no golden case: a tree the schema accepts and binding refuses is a defect of jobc.
           diagnostics.add(
               locate(doc, Finding.error(Code.SCHEMA, FieldPath.root(), firstLine(job.unbound()))));
         }
@@ -212,6 +213,8 @@ public final class ManifestCompiler {
         (doc, names) -> {
           List<FieldPath> fields = FluxSubstitution.fields(doc.root());
           if (fields.isEmpty()) {
+            // no golden case: a defect guard; no generator builds "${" from pieces of the input
+            // (TemplatesTest holds the scripts to that), so some field always holds it.
             warnings.add(
                 locate(
                     doc,
@@ -300,6 +303,14 @@ public final class ManifestCompiler {
   /** The JSON Schema text used for an input kind, or {@code null} when the kind is not accepted. */
   public String schema(String apiVersion, String kind) {
     return schemas.supports(apiVersion, kind) ? schemas.schemaText(apiVersion, kind) : null;
+  }
+
+  /**
+   * The registered kinds, in registration order: tests that run each kind's steps one by one take
+   * them from here, so a kind added to the list above is checked without being named again.
+   */
+  List<JobKind<?, ?, ?>> kinds() {
+    return kinds;
   }
 
   /** Every accepted (apiVersion, kind), for help texts: {@code kubeflow.org/v2beta1 MPIJob}. */

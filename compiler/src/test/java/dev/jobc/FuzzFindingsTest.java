@@ -43,6 +43,18 @@ class FuzzFindingsTest {
             "spec.runPolicy.schedulingPolicy.minResources[memory]"),
         Arguments.of(
             Named.of(
+                "a container resource with a bad suffix (IllegalArgumentException in"
+                    + " PodTemplateRules)",
+                mpiJob(
+                    "  mpiReplicaSpecs:\n    Launcher:\n      replicas: 1\n      template:\n"
+                        + "        spec:\n          containers:\n          - name: l\n"
+                        + "            image: i\n            resources:\n"
+                        + "              limits:\n                memory: 1Gx\n"
+                        + "              requests:\n                memory: 1Gx\n")),
+            Code.SCHEMA,
+            "spec.mpiReplicaSpecs[Launcher].template.spec.containers[0].resources.limits[memory]"),
+        Arguments.of(
+            Named.of(
                 "a volume without a name (NullPointerException in ReservedNames)",
                 mpiJob(
                     "  mpiReplicaSpecs:\n    Launcher:\n      replicas: 1\n      template:\n"

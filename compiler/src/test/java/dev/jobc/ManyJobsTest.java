@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.load.Document;
+import dev.jobc.load.LoadResult;
+import dev.jobc.load.YamlLimits;
+import dev.jobc.load.YamlLoader;
 import dev.jobc.model.CompileResult;
 import dev.jobc.model.OutputObject;
 import dev.jobc.model.Source;
@@ -16,25 +20,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
  * One compile of many sources, whose jobs the compiler spreads over threads, gives exactly what
  * compiling each source alone gives: the same objects in the same order, the same diagnostics. The
- * sources are the golden inputs, each job moved to a namespace of its own so that they can share
- * one output.
+ * sources are the golden inputs with default options, all of them: a rendering case's documents
+ * each moved to a namespace of its own so that they can share one output, an error case's input as
+ * written.
  */
 class ManyJobsTest {
   private static final Path CASES = Path.of("..", "golden", "cases");
-  private static final Set<String> JOB_KINDS = Set.of("MPIJob", "DGLJob", "TFJob");
   private static final YAMLMapper YAML = new YAMLMapper();
   private static final ManifestCompiler COMPILER = new ManifestCompiler();
 
   @Test
   void renderingCasesTogetherGiveWhatEachGivesAlone() throws IOException {
-    List<Source> sources = sources("expected.yaml");
+    List<Source> sources = renderingSources();
     assertThat(sources).hasSizeGreaterThan(50);
     CompileResult together = COMPILER.compile(sources, CompileOptions.defaults());
 
@@ -59,20 +62,31 @@ class ManyJobsTest {
     return text.toString();
   }
 
+  /**
+   * Every error case's input as written (no rewriting: a compile with errors renders nothing, so
+   * the cases cannot clash), each its own source.
+   */
   @Test
   void errorCasesTogetherReportWhatEachReportsAlone() throws IOException {
     List<Source> sources = new ArrayList<>();
     List<Diagnostic> diagnostics = new ArrayList<>();
-    for (Source source : sources("expected-errors.txt")) {
+    List<String> clashes = new ArrayList<>();
+    for (Path dir : cases("expected-errors.txt")) {
+      Source source = new Source(dir.getFileName() + ".yaml", Files.readString(input(dir)));
       List<Diagnostic> alone =
           COMPILER.compile(List.of(source), CompileOptions.defaults()).diagnostics();
       // Objects that clash are found only once every job has rendered, which no compile with
       // errors elsewhere reaches: such a case says nothing about the others.
-      if (alone.stream().noneMatch(d -> d.message().contains(" also produced by the document"))) {
-        sources.add(source);
-        diagnostics.addAll(alone);
+      if (alone.stream().anyMatch(d -> d.message().contains(" also produced by the document"))) {
+        clashes.add(dir.getFileName().toString());
+        continue;
       }
+      sources.add(source);
+      diagnostics.addAll(alone);
     }
+    assertThat(clashes)
+        .as("error cases left out: a clash of objects, which only their cases may show")
+        .allMatch(name -> name.contains("duplicate"));
     assertThat(sources).hasSizeGreaterThan(20);
     CompileResult together = COMPILER.compile(sources, CompileOptions.defaults());
     diagnostics.sort(Diagnostic.ORDER);
@@ -80,41 +94,38 @@ class ManyJobsTest {
     assertThat(lines(together.diagnostics())).isEqualTo(lines(diagnostics));
   }
 
-  /**
-   * The input of every case with {@code expected} and default options whose documents are all jobs,
-   * each job in namespace {@code case-N}; the source is named after the case.
-   */
-  private static List<Source> sources(String expected) throws IOException {
-    List<Path> dirs;
+  /** The golden cases with {@code expected} and default options, by name. */
+  private static List<Path> cases(String expected) throws IOException {
     try (Stream<Path> list = Files.list(CASES)) {
-      dirs =
-          list.filter(d -> Files.exists(d.resolve(expected)))
-              .filter(d -> !Files.exists(d.resolve("options.yaml")))
-              .sorted()
-              .toList();
+      return list.filter(d -> Files.exists(d.resolve(expected)))
+          .filter(d -> !Files.exists(d.resolve("options.yaml")))
+          .sorted()
+          .toList();
     }
+  }
+
+  private static Path input(Path dir) {
+    return dir.resolve("input.yaml");
+  }
+
+  /**
+   * The input of every rendering case with default options, each document with a {@code metadata}
+   * map moved to namespace {@code case-N}; the source is named after the case.
+   */
+  private static List<Source> renderingSources() throws IOException {
     List<Source> sources = new ArrayList<>();
-    for (Path dir : dirs) {
-      List<JsonNode> docs;
-      try {
-        docs =
-            YAML.readValues(YAML.createParser(dir.resolve("input.yaml").toFile()), JsonNode.class)
-                .readAll();
-      } catch (IOException | RuntimeException e) {
-        continue; // input errors the YAML reader refuses too: not what this test is about
-      }
-      if (docs.isEmpty()
-          || !docs.stream()
-              .allMatch(d -> d.isObject() && JOB_KINDS.contains(d.path("kind").asText()))) {
-        continue;
-      }
+    for (Path dir : cases("expected.yaml")) {
+      LoadResult loaded =
+          new YamlLoader(YamlLimits.defaults())
+              .load(new Source(dir.getFileName() + ".yaml", Files.readString(input(dir))));
+      assertThat(loaded.diagnostics()).as("%s renders, so it loads", dir).isEmpty();
       StringBuilder text = new StringBuilder();
-      for (JsonNode doc : docs) {
-        JsonNode meta = doc.path("metadata");
+      for (Document doc : loaded.documents()) {
+        JsonNode meta = doc.root().path("metadata");
         if (meta.isObject()) {
           ((ObjectNode) meta).put("namespace", "case-" + sources.size());
         }
-        text.append(YAML.writeValueAsString(doc));
+        text.append(YAML.writeValueAsString(doc.root()));
       }
       sources.add(new Source(dir.getFileName() + ".yaml", text.toString()));
     }

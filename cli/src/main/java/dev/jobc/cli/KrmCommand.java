@@ -251,6 +251,8 @@ final class KrmCommand implements Callable<Integer> {
       try {
         i = Integer.parseInt(index);
       } catch (NumberFormatException e) {
+        // kpt and kustomize write a decimal; the index only names the document in diagnostics,
+        // so another value names the file alone rather than failing the whole function.
         i = 0;
       }
       return new Item(path, i, position);

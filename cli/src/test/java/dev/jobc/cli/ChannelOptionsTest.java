@@ -176,7 +176,10 @@ class ChannelOptionsTest {
             slotPerWorker: 1
         """;
     KrmCommand.Outcome outcome = KrmCommand.run(list);
-    assertThat(outcome.diagnostics()).anyMatch(d -> d.isError());
+    assertThat(outcome.diagnostics())
+        .extracting(d -> d.severity() + " " + d.code() + " " + d.path())
+        .containsExactly(
+            "ERROR REQUIRED spec.mpiReplicaSpecs", "ERROR UNKNOWN_FIELD spec.slotPerWorker");
     JsonNode result = outcome.resourceList().path("results").get(0);
     assertThat(result.path("severity").asText()).isEqualTo("error");
     assertThat(result.path("file").path("path").asText()).isEqualTo("jobs/pi.yaml");

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.BeanDescription;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.introspect.AnnotatedMember;
@@ -185,7 +186,9 @@ public final class Fabric8CodecGenerator {
               == null
           && mapper.getSerializationConfig().introspect(mapper.constructType(type)).findAnyGetter()
               != null;
-    } catch (Exception e) {
+    } catch (JsonMappingException e) {
+      // Jackson cannot write the class at all: the generated code leaves its values to Jackson,
+      // which reports them as it always has (no golden case holds one). Anything else surfaces.
       return false;
     }
   }

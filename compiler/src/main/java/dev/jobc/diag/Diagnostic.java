@@ -48,6 +48,7 @@ public record Diagnostic(
     if (line == -1 && column != -1) {
       throw new IllegalArgumentException("a column needs a line");
     }
+    Origins.record();
   }
 
   public static Diagnostic error(Code code, String file, Position at, FieldPath path, String msg) {

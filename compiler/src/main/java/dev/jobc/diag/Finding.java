@@ -13,6 +13,7 @@ public record Finding(Severity severity, Code code, FieldPath path, String messa
     Objects.requireNonNull(code, "code");
     Objects.requireNonNull(path, "path");
     Objects.requireNonNull(message, "message");
+    Origins.record();
   }
 
   public static Finding error(Code code, FieldPath path, String message) {

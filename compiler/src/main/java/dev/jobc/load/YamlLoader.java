@@ -57,6 +57,7 @@ public final class YamlLoader {
     try {
       run.readAll();
     } catch (RuntimeException | StackOverflowError e) {
+      // no golden case: a defect of the loader (FuzzFindingsTest keeps the fuzzer's ones).
       run.diagnostics.add(
           Diagnostic.error(
               Code.INTERNAL,
@@ -98,6 +99,8 @@ public final class YamlLoader {
 
     void readAll() {
       if (text.length() > limits.maxSourceChars()) {
+        // no golden case: jobc render refuses a longer file before loading it (io.InputLimits,
+        // the same 4,000,000 characters); YamlLoaderTest checks this limit.
         error(
             Code.LIMIT,
             YamlEventReader.offsetPosition(text, limits.maxSourceChars()),

@@ -15,8 +15,10 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Writes one tree as one YAML document in jobc's canonical style; the only class in jobc that
- * writes YAML. Immutable and thread-safe.
+ * Writes one tree as one YAML document in jobc's canonical style, by hand (no YAML library writes
+ * jobc's output). Immutable and thread-safe. Generated objects go through {@link YamlStream}
+ * instead, which writes the same bytes without a tree ({@code YamlStreamTest} holds the two
+ * together); this class decides what those bytes are.
  *
  * <p>The layout is kubectl's (go-yaml's): 2-space indentation, list items at their key's column,
  * {@code {}} and {@code []} for empty containers, literal blocks for multi-line text. A string is

@@ -185,6 +185,8 @@ public final class TfJobValidator {
     for (int i = 0; i < containers.size(); i++) {
       Container c = containers.get(i);
       if (c == null) {
+        // no golden case: the schema check refuses a null container before binding
+        // (tfjob-error-null-container).
         out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
         continue;
       }

@@ -508,7 +508,7 @@ public final class PodTemplateRules {
             return;
           }
           Quantity limit = limits.get(name);
-          if (limit != null && limit.getAmount() != null) {
+          if (limit != null && number(limit) != null) {
             int cmp = QuantitySum.value(q).compareTo(QuantitySum.value(limit));
             if (cmp != 0 && !overcommitAllowed(name)) {
               out.add(
@@ -555,10 +555,10 @@ public final class PodTemplateRules {
         out.add(invalid(path, name, "doesn't follow extended resource name standard"));
       }
     }
-    if (q == null || q.getAmount() == null) {
+    BigDecimal value = number(q);
+    if (value == null) {
       return false;
     }
-    BigDecimal value = QuantitySum.value(q);
     if (value.signum() < 0) {
       out.add(invalid(path, QuantitySum.canonical(q), "must be greater than or equal to 0"));
     }
@@ -566,6 +566,21 @@ public final class PodTemplateRules {
       out.add(invalid(path, QuantitySum.canonical(q), "must be an integer"));
     }
     return true;
+  }
+
+  /**
+   * The value of a quantity, or null when it is none: the schema check has reported a text that is
+   * no quantity (its pattern), and validation goes on past schema errors, so this must not throw.
+   */
+  private static BigDecimal number(Quantity q) {
+    if (q == null || q.getAmount() == null) {
+      return null;
+    }
+    try {
+      return QuantitySum.value(q);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
   }
 
   private static boolean hugePages(String name) {

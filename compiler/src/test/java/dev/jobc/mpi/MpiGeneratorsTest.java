@@ -134,7 +134,10 @@ class MpiGeneratorsTest {
       assertThat(kubexec.getCommand()).as(start).containsExactly("sleep");
       assertThat(kubexec.getArgs()).as(start).containsExactly("365d");
       assertThat(kubexec.getReadinessProbe()).as("a probe on sshd's port").isNull();
-      assertThat(kubexec.getLivenessProbe()).as("an exec probe can still pass").isNotNull();
+      assertThat(kubexec.getLivenessProbe().getExec().getCommand())
+          .as("an exec probe can still pass")
+          .containsExactly("true");
+      assertThat(kubexec.getLivenessProbe().getTcpSocket()).isNull();
 
       Container ssh =
           WorkerTemplates.build(
@@ -143,7 +146,10 @@ class MpiGeneratorsTest {
               .getSpec()
               .getContainers()
               .get(0);
-      assertThat(ssh.getReadinessProbe()).as("ssh keeps sshd and its probe").isNotNull();
+      assertThat(ssh.getReadinessProbe().getTcpSocket().getPort().getIntVal())
+          .as("ssh keeps sshd and its probe")
+          .isEqualTo(2222);
+      assertThat(ssh.getLivenessProbe().getExec().getCommand()).containsExactly("true");
     }
     String config =
         PI.replace(

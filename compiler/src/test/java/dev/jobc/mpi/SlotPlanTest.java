@@ -27,6 +27,7 @@ class SlotPlanTest {
         Arguments.of(Named.of("gpus 64", spec(64, null, null)), 8, 8),
         Arguments.of(Named.of("gpus 128", spec(128, null, null)), 16, 8),
         Arguments.of(Named.of("gpus 32, 4 per node", spec(32, 4, null)), 8, 4),
+        Arguments.of(Named.of("gpus 2, 1 per node", spec(2, 1, null)), 2, 1),
         Arguments.of(Named.of("replicas 4", spec(null, null, 4)), 4, 0));
   }
 

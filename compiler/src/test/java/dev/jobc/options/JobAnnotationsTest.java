@@ -3,7 +3,7 @@ package dev.jobc.options;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobc.diag.Code;
-import dev.jobc.diag.Finding;
+import dev.jobc.diag.FieldPath;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -37,11 +37,24 @@ class JobAnnotationsTest {
     assertThat(options.namespace(null)).isEqualTo("team");
   }
 
+  /** The annotations' own findings come first, in key order, then the kind's. */
   @Test
   void otherFindingsAreKept() {
-    assertThat(applied(Map.of(JobAnnotations.PREFIX + "nope", "1")).findingsWithoutScaling("why"))
-        .extracting(Finding::code)
-        .doesNotContain(Code.FORBIDDEN)
-        .isNotEmpty();
+    FieldPath annotations = FieldPath.of("metadata", "annotations");
+    assertThat(
+            applied(
+                    Map.of(
+                        JobAnnotations.PREFIX + "nope",
+                        "1",
+                        JobAnnotations.MAX_REPLICAS,
+                        "4",
+                        JobAnnotations.DIST_PARMETIS_IMAGE,
+                        "maybe"))
+                .findingsWithoutScaling("why"))
+        .extracting(f -> f.code() + " " + f.path())
+        .containsExactly(
+            Code.INVALID + " " + annotations.key(JobAnnotations.DIST_PARMETIS_IMAGE),
+            Code.UNKNOWN_FIELD + " " + annotations.key(JobAnnotations.PREFIX + "nope"),
+            Code.FORBIDDEN + " " + annotations.key(JobAnnotations.MAX_REPLICAS));
   }
 }

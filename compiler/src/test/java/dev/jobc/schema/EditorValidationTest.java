@@ -99,10 +99,19 @@ class EditorValidationTest {
         """;
     assertThat(errors(yaml(job.formatted("name: launcher\n            image:")))).isEmpty();
     // A null list item, and required fields left null.
-    assertThat(errors(yaml(job.formatted("null")))).isNotEmpty();
-    assertThat(errors(yaml(job.formatted("name:\n            image: x")))).isNotEmpty();
-    assertThat(errors(yaml(job.formatted("name: launcher").replace("  name: pi\n", ""))))
-        .isNotEmpty();
+    assertThat(where(yaml(job.formatted("null"))))
+        .containsExactly("type at /spec/mpiReplicaSpecs/Launcher/template/spec/containers/0");
+    assertThat(where(yaml(job.formatted("name:\n            image: x"))))
+        .containsExactly("type at /spec/mpiReplicaSpecs/Launcher/template/spec/containers/0/name");
+    assertThat(where(yaml(job.formatted("name: launcher").replace("  name: pi\n", ""))))
+        .containsExactly("type at /metadata");
+  }
+
+  /** Each error as its keyword at the instance location it names. */
+  private List<String> where(JsonNode doc) {
+    return errors(doc).stream()
+        .map(e -> e.getKeyword() + " at " + e.getInstanceLocation())
+        .toList();
   }
 
   private List<Error> errors(JsonNode doc) {

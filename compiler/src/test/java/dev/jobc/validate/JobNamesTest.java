@@ -46,4 +46,44 @@ class JobNamesTest {
     assertThat(f.path()).isEqualTo(JobNames.NAME);
     assertThat(f.message()).isEqualTo("Invalid value: \"1-mnist\": should match: x");
   }
+
+  /** 52 characters fit a StatefulSet name (the 63 of its pods' revision label, less the hash). */
+  @Test
+  void theWorkerStatefulSetFitsUpToItsLimit() {
+    List<Finding> out = new ArrayList<>();
+    String longest = "n".repeat(JobNames.STATEFUL_SET_NAME_MAX - "-worker".length());
+    assertThat(JobNames.statefulSetFits(longest, "use --workers pods", out)).isTrue();
+    assertThat(out).isEmpty();
+
+    assertThat(JobNames.statefulSetFits(longest + "n", "use --workers pods", out)).isFalse();
+    assertThat(out)
+        .singleElement()
+        .satisfies(
+            f -> {
+              assertThat(f.code()).isEqualTo(Code.INVALID);
+              assertThat(f.path()).isEqualTo(JobNames.NAME);
+              assertThat(f.message())
+                  .endsWith(
+                      "would have 53 characters; Kubernetes creates no pods for StatefulSets over"
+                          + " 52 (the controller-revision-hash label must fit 63); shorten the name"
+                          + " to at most 45 characters or use --workers pods");
+            });
+  }
+
+  @Test
+  void theNamespaceMustBeKnownAndALabel() {
+    List<Finding> out = new ArrayList<>();
+    JobNames.namespace("team-a", out);
+    assertThat(out).isEmpty();
+    JobNames.namespace(null, out);
+    JobNames.namespace("", out);
+    JobNames.namespace("Team_A", out);
+    assertThat(out)
+        .extracting(f -> f.code() + " " + f.path())
+        .containsExactly(
+            "REQUIRED metadata.namespace",
+            "REQUIRED metadata.namespace",
+            "INVALID metadata.namespace");
+    assertThat(out.get(2).message()).startsWith("Invalid value: \"Team_A\": a lowercase RFC 1123");
+  }
 }

@@ -123,19 +123,20 @@ class PodSecurityRestrictedTest {
     JsonNode hostPath = mapper.readTree("{\"name\":\"h\",\"hostPath\":{\"path\":\"/\"}}");
     List<String> found = violations(bare, mapper.createObjectNode(), Map.of("h", hostPath));
     assertThat(found)
-        .anyMatch(v -> v.contains("hostProcess"))
-        .anyMatch(v -> v.contains("privileged"))
-        .anyMatch(v -> v.contains("capabilities.add"))
-        .anyMatch(v -> v.contains("capabilities.drop"))
-        .anyMatch(v -> v.contains("hostPort"))
-        .anyMatch(v -> v.contains("appArmorProfile"))
-        .anyMatch(v -> v.contains("seLinuxOptions"))
-        .anyMatch(v -> v.contains("procMount"))
-        .anyMatch(v -> v.contains("seccompProfile"))
-        .anyMatch(v -> v.contains("hostPath"))
-        .anyMatch(v -> v.contains("allowPrivilegeEscalation"))
-        .anyMatch(v -> v.contains("runAsNonRoot"))
-        .anyMatch(v -> v.contains("runAsUser"));
+        .containsExactly(
+            "x: windowsOptions.hostProcess",
+            "x: privileged",
+            "x: capabilities.drop lacks ALL",
+            "x: capabilities.add SYS_ADMIN",
+            "x: hostPort 80",
+            "x: appArmorProfile Unconfined",
+            "x: seLinuxOptions {\"type\":\"spc_t\"}",
+            "x: procMount Unmasked",
+            "x: seccompProfile unset",
+            "x: volume h is hostPath",
+            "x: allowPrivilegeEscalation is not false",
+            "x: runAsNonRoot is not true",
+            "x: runAsUser 0");
   }
 
   static List<String> violations(JsonNode c, JsonNode podContext, Map<String, JsonNode> volumes) {

@@ -284,7 +284,8 @@ public final class OutputDirectory {
           return true;
         }
       }
-    } catch (IOException e) {
+    } catch (NoSuchFileException e) {
+      // No parent, so no render swapping beside it: the directory is simply missing.
       return false;
     }
     return false;
@@ -295,7 +296,8 @@ public final class OutputDirectory {
     try {
       DirectoryLock.acquire(lockFile(target())).close();
     } catch (IOException e) {
-      // A read-only place, say: nobody writes there either.
+      // No lock to take (a read-only place, say, where nobody renders either): the caller looks
+      // once more and then reports the directory missing, which is what it is.
     }
   }
 

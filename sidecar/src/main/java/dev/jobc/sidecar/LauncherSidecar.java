@@ -373,9 +373,4 @@ final class LauncherSidecar {
   private ScalableResource<Job> launcherJob() {
     return client.batch().v1().jobs().inNamespace(s.namespace()).withName(Naming.launcher(s.job()));
   }
-
-  /** Whether the gate is open (tests). */
-  synchronized boolean gateOpen() {
-    return gateOpen;
-  }
 }
