@@ -11,6 +11,7 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Position;
 import dev.jobc.diag.Quoting;
 import dev.jobc.kind.JobKind;
+import dev.jobc.kind.KindSpelling;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
@@ -425,6 +426,12 @@ public final class ManifestCompiler {
                       + jobKind.apiVersions().stream()
                           .map(Quoting::quote)
                           .collect(Collectors.joining(", ")))));
+      return Disposition.REJECTED;
+    }
+    // A near miss of a job kind is an error: passed through, the job would never run.
+    List<Finding> misspelt = KindSpelling.check(kinds, apiVersion, kind);
+    if (!misspelt.isEmpty()) {
+      misspelt.forEach(f -> diagnostics.add(locate(doc, f)));
       return Disposition.REJECTED;
     }
     List<Finding> identity = ObjectIdentity.passThrough(root);
