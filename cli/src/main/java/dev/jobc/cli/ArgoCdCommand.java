@@ -8,11 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Quoting;
+import dev.jobc.io.InputSelection;
 import dev.jobc.io.Render;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.Option;
 import dev.jobc.options.OptionTable;
 import java.io.PrintWriter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -55,6 +57,9 @@ import picocli.CommandLine.Spec;
 final class ArgoCdCommand implements Callable<Integer> {
   static final String ENV_PREFIX = "ARGOCD_ENV_JOBC_";
 
+  /** The parameter that leaves files out ({@code jobc render --exclude}); no compile option. */
+  static final String EXCLUDE = "exclude";
+
   @ParentCommand private JobcCommand parent;
 
   @Spec private CommandSpec spec;
@@ -76,8 +81,10 @@ final class ArgoCdCommand implements Callable<Integer> {
       return out.checkError() ? ExitCode.SOFTWARE : ExitCode.OK;
     }
     CompileOptions options;
+    InputSelection selection;
     try {
       options = options(parent.environment());
+      selection = new InputSelection(excludes(parent.environment()), false);
     } catch (IllegalArgumentException e) {
       // The message may quote a variable or parameter: one line, whatever it holds.
       err.print("jobc argocd: error: " + Quoting.oneLine(e.getMessage()) + "\n");
@@ -88,6 +95,7 @@ final class ArgoCdCommand implements Callable<Integer> {
         Render.of(
             new ManifestCompiler(),
             List.of("."),
+            selection,
             parent.workingDirectory(),
             parent.stdin(),
             options);
@@ -155,7 +163,8 @@ final class ArgoCdCommand implements Callable<Integer> {
       }
     } else {
       for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
-        if (e.getKey().startsWith("PARAM_")) {
+        // PARAM_EXCLUDE and PARAM_EXCLUDE_<i> carry the exclude parameter: see excludes.
+        if (e.getKey().startsWith("PARAM_") && !e.getKey().matches("PARAM_EXCLUDE(_[0-9]+)?")) {
           String name = optionName(e.getKey().substring("PARAM_".length()), e.getKey());
           set(params, name, e.getValue(), e.getKey());
         }
@@ -165,8 +174,42 @@ final class ArgoCdCommand implements Callable<Integer> {
   }
 
   /**
+   * The {@value #EXCLUDE} parameter's globs ({@code jobc render --exclude}): an array (or one
+   * string) in {@code ARGOCD_APP_PARAMETERS}, else {@code PARAM_EXCLUDE_<i>} (or {@code
+   * PARAM_EXCLUDE}) when that is absent.
+   */
+  static List<String> excludes(Map<String, String> environment) {
+    String json = environment.get("ARGOCD_APP_PARAMETERS");
+    List<String> globs = new ArrayList<>();
+    if (json != null && !json.isBlank()) {
+      for (JsonNode p : parameterList(json)) {
+        if (!p.path("name").asText("").equals(EXCLUDE)) {
+          continue;
+        }
+        if (p.path("array").isArray()) {
+          p.path("array").forEach(glob -> globs.add(glob.asText()));
+        } else if (p.path("string").isTextual()) {
+          globs.add(p.path("string").asText());
+        } else {
+          throw new IllegalArgumentException(
+              "parameter " + EXCLUDE + ": expected an array of globs (\"array\": [\"...\"])");
+        }
+      }
+      return globs;
+    }
+    String single = environment.get("PARAM_EXCLUDE");
+    if (single != null) {
+      globs.add(single);
+    }
+    for (int i = 0; environment.containsKey("PARAM_EXCLUDE_" + i); i++) {
+      globs.add(environment.get("PARAM_EXCLUDE_" + i));
+    }
+    return globs;
+  }
+
+  /**
    * Argo CD's parameter announcements, one per option: name, title, tooltip (the option's help) and
-   * the default as the string value, in table order.
+   * the default as the string value, in table order; then {@value #EXCLUDE}, an array.
    */
   static String announcements() {
     ArrayNode list = JsonNodeFactory.instance.arrayNode();
@@ -179,23 +222,25 @@ final class ArgoCdCommand implements Callable<Integer> {
         p.put("string", option.defaultText());
       }
     }
+    ObjectNode exclude = list.addObject();
+    exclude.put("name", EXCLUDE);
+    exclude.put("title", EXCLUDE);
+    exclude.put(
+        "tooltip",
+        "Globs of files and directories to leave out, as jobc render --exclude: relative to the"
+            + " application path (kpt/**), or without a / a name at any depth (test-*.yaml).");
+    exclude.put("collectionType", "array");
     return list.toString();
   }
 
   /** Parameter name to value from {@code ARGOCD_APP_PARAMETERS}; only string parameters exist. */
   static Map<String, String> parameters(String json) {
-    JsonNode list;
-    try {
-      list = new ObjectMapper().readTree(json);
-    } catch (java.io.IOException e) {
-      throw new IllegalArgumentException("ARGOCD_APP_PARAMETERS is not JSON: " + e.getMessage());
-    }
-    if (list == null || !list.isArray()) {
-      throw new IllegalArgumentException("ARGOCD_APP_PARAMETERS must be a JSON array");
-    }
     Map<String, String> out = new TreeMap<>();
-    for (JsonNode p : list) {
+    for (JsonNode p : parameterList(json)) {
       String name = p.path("name").asText("");
+      if (name.equals(EXCLUDE)) {
+        continue; // not a compile option: see excludes
+      }
       if (!OptionTable.names().contains(name)) {
         throw new IllegalArgumentException(
             "unknown parameter \""
@@ -210,6 +255,19 @@ final class ArgoCdCommand implements Callable<Integer> {
       out.put(name, p.path("string").asText());
     }
     return out;
+  }
+
+  private static JsonNode parameterList(String json) {
+    JsonNode list;
+    try {
+      list = new ObjectMapper().readTree(json);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("ARGOCD_APP_PARAMETERS is not JSON: " + e.getMessage());
+    }
+    if (list == null || !list.isArray()) {
+      throw new IllegalArgumentException("ARGOCD_APP_PARAMETERS must be a JSON array");
+    }
+    return list;
   }
 
   /** {@code CLUSTER_DOMAIN} → {@code cluster-domain}, or an error naming {@code variable}. */

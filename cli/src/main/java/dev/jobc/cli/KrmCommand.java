@@ -357,7 +357,13 @@ final class KrmCommand implements Callable<Integer> {
     // kpt prints field.path before the message; say the path only where there is no field.
     boolean field = item != null && !d.path().isEmpty();
     r.put("message", field || d.path().isEmpty() ? d.message() : d.path() + ": " + d.message());
-    r.put("severity", d.isError() ? "error" : "warning");
+    r.put(
+        "severity",
+        switch (d.severity()) {
+          case ERROR -> "error";
+          case WARNING -> "warning";
+          case NOTE -> "info";
+        });
     if (item != null) {
       ObjectNode ref = r.putObject("resourceRef");
       ref.put("apiVersion", item.path("apiVersion").asText());

@@ -1,6 +1,7 @@
 package dev.jobc.cli;
 
 import dev.jobc.ManifestCompiler;
+import dev.jobc.io.InputSelection;
 import dev.jobc.io.OutputDirectory;
 import dev.jobc.io.Render;
 import dev.jobc.io.RenderedDirectory;
@@ -89,6 +90,25 @@ final class RenderCommand implements Callable<Integer> {
   }
 
   @Option(
+      names = "--exclude",
+      paramLabel = "GLOB",
+      description =
+          "Leave out the files and directories below a PATH directory that GLOB matches, relative"
+              + " to it (kpt/**) or as shown in messages; a GLOB without / matches a name at any"
+              + " depth (test-*.yaml). Repeatable. Tool configuration (kustomization.yaml and"
+              + " the files it names, Helm charts, Argo CD's plugin.yaml) is left out anyway,"
+              + " with a note.")
+  private List<String> excludes = new ArrayList<>();
+
+  @Option(
+      names = "--allow-missing",
+      description =
+          "Read a PATH that does not exist as an empty directory instead of failing: git keeps"
+              + " no empty directory, so deleting the last job of jobs/ deletes jobs/ (the"
+              + " pre-commit hooks pass it).")
+  private boolean allowMissing;
+
+  @Option(
       names = "--fail-if-changed",
       description =
           "With -o: exit 1 after writing when DIR changed (a file added, changed or removed),"
@@ -99,7 +119,13 @@ final class RenderCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     if (paths.isEmpty()) {
-      throw usage("no input: give a file, a directory or - (stdin)");
+      String taken =
+          destination == null
+              ? ""
+              : destination.check != null
+                  ? "; " + destination.check + " was taken as the DIR of --check DIR"
+                  : "; " + destination.output + " was taken as the DIR of -o DIR";
+      throw usage("no input: give a file, a directory or - (stdin)" + taken);
     }
     if (paths.stream().filter("-"::equals).count() > 1) {
       throw usage("- (stdin) can be given only once");
@@ -126,12 +152,23 @@ final class RenderCommand implements Callable<Integer> {
       throw usage("--fail-if-changed needs -o DIR");
     }
     CompileOptions options = options();
+    InputSelection selection;
+    try {
+      selection = new InputSelection(excludes, allowMissing);
+    } catch (IllegalArgumentException e) {
+      throw usage("--" + e.getMessage());
+    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
 
     Render render =
         Render.of(
-            new ManifestCompiler(), paths, parent.workingDirectory(), parent.stdin(), options);
+            new ManifestCompiler(),
+            paths,
+            selection,
+            parent.workingDirectory(),
+            parent.stdin(),
+            options);
     // "\n", not println: the output must be the same bytes on every platform.
     err.print(render.report());
 
@@ -153,6 +190,15 @@ final class RenderCommand implements Callable<Integer> {
               : RenderedDirectory.write(objects, dir, render.inputs().files());
       err.print(outcome.report());
       exitCode = outcome.ok() ? ExitCode.OK : ExitCode.SOFTWARE;
+      if (outcome.stale()) {
+        // After a long diff, the one thing to do: the same render, written.
+        err.print(
+            "jobc: error: "
+                + dir.name()
+                + " is not what the inputs render to; to update it, run: "
+                + writeCommand()
+                + "\n");
+      }
       if (failIfChanged && !outcome.changes().isEmpty()) {
         for (OutputDirectory.Change change : outcome.changes()) {
           err.print("jobc: " + dir.display(change.fileName()) + ": " + change.kind().word() + "\n");
@@ -172,6 +218,34 @@ final class RenderCommand implements Callable<Integer> {
       return ExitCode.SOFTWARE;
     }
     return exitCode;
+  }
+
+  /**
+   * This command line with {@code -o DIR} for {@code --check DIR}: what makes the directory
+   * current. Words are shell-quoted when they need it.
+   */
+  private String writeCommand() {
+    List<String> words = new ArrayList<>(List.of("jobc", "render"));
+    List<String> all = spec.commandLine().getParseResult().originalArgs();
+    // The whole command line: what follows this subcommand's name is its own.
+    List<String> args = all.subList(all.indexOf(spec.name()) + 1, all.size());
+    for (int i = 0; i < args.size(); i++) {
+      String arg = args.get(i);
+      if (arg.equals("--check") && i + 1 < args.size()) {
+        words.add("-o");
+        words.add(args.get(++i));
+      } else if (arg.startsWith("--check=")) {
+        words.add("-o");
+        words.add(arg.substring("--check=".length()));
+      } else {
+        words.add(arg);
+      }
+    }
+    return String.join(" ", words.stream().map(RenderCommand::shellWord).toList());
+  }
+
+  private static String shellWord(String word) {
+    return word.matches("[A-Za-z0-9_@%+=:,./-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
   }
 
   private CompileOptions options() {

@@ -54,6 +54,43 @@ class ArgoCdIT {
     assertThat(run.err()).contains("rendered");
   }
 
+  /**
+   * An application path that is also a kustomization: its kustomization and the patch it names are
+   * skipped with a note, and the exclude parameter leaves out what its globs match.
+   */
+  @Test
+  void generateSkipsToolConfigurationAndWhatTheExcludeParameterMatches() throws IOException {
+    Path appDir = tmp.resolve("app");
+    Files.createDirectories(appDir.resolve("drafts"));
+    Files.writeString(
+        appDir.resolve("pi.yaml"),
+        Files.readString(ExternalCommand.root().resolve("examples/pi.yaml")));
+    Files.writeString(
+        appDir.resolve("kustomization.yaml"),
+        "resources:\n- pi.yaml\npatches:\n- path: patch.yaml\n");
+    Files.writeString(
+        appDir.resolve("patch.yaml"),
+        "apiVersion: kubeflow.org/v2beta1\nkind: MPIJob\nmetadata:\n  name: pi\n");
+    Files.writeString(appDir.resolve("drafts/broken.yaml"), "kind: [\n");
+    Files.writeString(appDir.resolve("scratch.yaml"), "not: an object\n");
+
+    ExternalCommand run =
+        generate(
+            appDir,
+            Map.of(
+                "ARGOCD_APP_NAMESPACE",
+                "training",
+                "ARGOCD_APP_PARAMETERS",
+                "[{\"name\":\"exclude\",\"array\":[\"drafts\",\"scratch.yaml\"]}]"));
+
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(YamlStream.ids(run.out())).contains("Job/pi-launcher").doesNotContain("MPIJob/pi");
+    assertThat(run.err())
+        .startsWith(
+            "kustomization.yaml: note: skipped: a kustomization (kustomize's configuration)\n"
+                + "patch.yaml: note: skipped: a patch named by the kustomization.yaml beside it\n");
+  }
+
   /** The documentation's Application over a directory with a TFJob: discovered and rendered. */
   @Test
   void generateRendersATfJob() throws IOException {
@@ -92,7 +129,11 @@ class ArgoCdIT {
     JsonNode announced = new ObjectMapper().readTree(run.out());
     List<String> names = new ArrayList<>();
     announced.forEach(p -> names.add(p.path("name").asText()));
-    assertThat(names).containsExactlyElementsOf(OptionTable.names());
+    // Every option, then the exclude globs (not a compile option), an array.
+    List<String> expected = new ArrayList<>(OptionTable.names());
+    expected.add("exclude");
+    assertThat(names).containsExactlyElementsOf(expected);
+    assertThat(announced.get(names.size() - 1).path("collectionType").asText()).isEqualTo("array");
     assertThat(announced.get(OptionTable.TRANSPORT.index()).path("string").asText())
         .isEqualTo("kubexec");
     assertThat(announced.get(OptionTable.NAMESPACE.index()).has("string")).isFalse();

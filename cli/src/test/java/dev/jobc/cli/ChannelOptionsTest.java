@@ -27,7 +27,9 @@ class ChannelOptionsTest {
     // And the other way round: a new render flag must also reach KRM, Argo CD and Maven.
     for (var option : render.getCommandSpec().options()) {
       String name = option.longestName().replaceFirst("^--", "");
-      if (!java.util.Set.of("output", "check", "fail-if-changed", "help", "version")
+      // Not compile options: where the render goes, and which inputs are read.
+      if (!java.util.Set.of(
+              "output", "check", "fail-if-changed", "exclude", "allow-missing", "help", "version")
           .contains(name)) {
         assertThat(OptionTable.names()).as("render flag --" + name).contains(name);
       }
@@ -186,6 +188,27 @@ class ChannelOptionsTest {
     assertThat(result.path("resourceRef").path("kind").asText()).isEqualTo("MPIJob");
     assertThat(outcome.resourceList().path("items").get(0).path("metadata").path("name").asText())
         .isEqualTo("keep");
+  }
+
+  @Test
+  void argoCdExcludeIsAnArrayParameter() {
+    String json =
+        "[{\"name\":\"exclude\",\"array\":[\"drafts\",\"**/test-*.yaml\"]},"
+            + "{\"name\":\"namespace\",\"string\":\"ns\"}]";
+    Map<String, String> env = Map.of("ARGOCD_APP_PARAMETERS", json, "PARAM_EXCLUDE_0", "ignored");
+    assertThat(ArgoCdCommand.excludes(env)).containsExactly("drafts", "**/test-*.yaml");
+    // The options next to it are read as before.
+    assertThat(ArgoCdCommand.options(env).get(OptionTable.NAMESPACE)).isEqualTo("ns");
+    // Without ARGOCD_APP_PARAMETERS, Argo CD's PARAM_EXCLUDE_<i>.
+    Map<String, String> params =
+        Map.of("PARAM_EXCLUDE_0", "a", "PARAM_EXCLUDE_1", "b", "PARAM_NAMESPACE", "ns");
+    assertThat(ArgoCdCommand.excludes(params)).containsExactly("a", "b");
+    assertThat(ArgoCdCommand.options(params).get(OptionTable.NAMESPACE)).isEqualTo("ns");
+    assertThatThrownBy(
+            () ->
+                ArgoCdCommand.excludes(
+                    Map.of("ARGOCD_APP_PARAMETERS", "[{\"name\":\"exclude\",\"map\":{}}]")))
+        .hasMessageContaining("parameter exclude: expected an array of globs");
   }
 
   @Test

@@ -135,6 +135,31 @@ class PreCommitIT {
     assertThat(drift.exitCode()).as(drift.toString()).isOne();
     assertThat(drift.out()).contains("+  replicas: 4");
     assertThat(git(repo, "status", "--porcelain", "--", "rendered").out()).isEmpty();
+
+    // The last jobs deleted: git keeps no empty directory, so jobs/ is gone with them. That means
+    // no jobs: the hook empties rendered/ of jobc's files and says why, and CI's check agrees.
+    git(repo, "reset", "-q", "--hard");
+    git(repo, "rm", "-q", "-r", "jobs");
+    assertThat(repo.resolve("jobs")).doesNotExist();
+    ExternalCommand none = commit(repo, "no jobs");
+    assertThat(none.exitCode()).as(none.toString()).isOne();
+    assertThat(none.err())
+        .contains("jobs/: note: does not exist; read as an empty directory")
+        .contains("jobc: rendered/job-pi-launcher.yaml: removed")
+        .contains("jobc: rendered/job-mnist-ps-0.yaml: removed")
+        .contains("jobc: error: rendered changed");
+    try (var files = Files.list(repo.resolve("rendered"))) {
+      assertThat(files.map(f -> f.getFileName().toString())).containsExactly(".jobc-files");
+    }
+    git(repo, "add", "-A");
+    assertCommitted(repo, "no jobs");
+    assertThat(git(repo, "ls-files").out())
+        .doesNotContain("jobs/")
+        .contains("rendered/.jobc-files");
+    Files.writeString(ci, ciConfig);
+    git(repo, "add", "-A");
+    ExternalCommand empty = run(repo, "pre-commit", "run", "--all-files", "-c", ci.toString());
+    assertThat(empty.exitCode()).as(empty.toString()).isZero();
   }
 
   /** The checkout as it is now (tracked and new files, not ignored ones), committed and tagged. */

@@ -115,6 +115,128 @@ class RenderCommandTest {
   }
 
   @Test
+  void excludeLeavesOutWhatItsGlobsMatch() throws IOException {
+    write("in/a.yaml", A);
+    write("in/b.yaml", B);
+    write("in/test-a.yaml", "not: an object\n");
+    write("in/sub/test-b.yaml", "not: an object\n");
+    write("in/kpt/x.yaml", "not: an object\n");
+    write("in/deep/kpt/y.yaml", "not: an object\n");
+    // A name at any depth, a path relative to the directory, the same path as messages show it.
+    Run run =
+        Run.in(
+            dir,
+            "render",
+            "in/",
+            "--exclude",
+            "test-*.yaml",
+            "--exclude=kpt/",
+            "--exclude",
+            "in/deep/**");
+    assertThat(run.err()).isEmpty();
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out())
+        .isEqualTo(compiled(new Source("in/a.yaml", A), new Source("in/b.yaml", B)).yaml());
+    // A file named on the command line is read whatever --exclude says.
+    Run named = Run.in(dir, "render", "in/a.yaml", "--exclude", "a.yaml");
+    assertThat(named.out()).isEqualTo(compiled(new Source("in/a.yaml", A)).yaml());
+    assertUsageError(
+        Run.in(dir, "render", "in", "--exclude", "[a-"), "--exclude \"[a-\": not a glob");
+    assertUsageError(Run.in(dir, "render", "in", "--exclude", ""), "the pattern is empty");
+  }
+
+  @Test
+  void toolConfigurationIsSkippedWithANote() throws IOException {
+    write("in/a.yaml", A);
+    // kustomize: the kustomization and what it names other than resources.
+    write(
+        "in/k/kustomization.yaml",
+        "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- b.yaml\n"
+            + "patches:\n- path: patch.yaml\ngenerators:\n- gen/config.yaml\n"
+            + "configMapGenerator:\n- name: c\n  files:\n  - settings=data.yaml\n");
+    write("in/k/b.yaml", B);
+    write("in/k/patch.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\n");
+    write("in/k/gen/config.yaml", "apiVersion: x.dev/v1\nkind: Gen\nmetadata:\n  name: g\n");
+    write("in/k/data.yaml", "key: value\n");
+    // A kustomization.yml without apiVersion and kind, as kustomize allows.
+    write("in/k2/kustomization.yml", "resources: []\n");
+    // A Helm chart, templates and all.
+    write("in/chart/Chart.yaml", "apiVersion: v2\nname: c\nversion: 0.1.0\n");
+    write("in/chart/values.yaml", "replicas: 1\n");
+    write("in/chart/templates/cm.yaml", "kind: ConfigMap\nmetadata:\n  name: {{ .Values.x }}\n");
+    // Argo CD's plugin configuration.
+    write(
+        "in/argocd/plugin.yaml",
+        "apiVersion: argoproj.io/v1alpha1\nkind: ConfigManagementPlugin\nmetadata:\n"
+            + "  name: jobc\nspec:\n  generate:\n    command: [jobc, argocd]\n");
+    Run run = Run.in(dir, "render", "in");
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    assertThat(run.out())
+        .isEqualTo(compiled(new Source("in/a.yaml", A), new Source("in/k/b.yaml", B)).yaml());
+    assertThat(run.err())
+        .isEqualTo(
+            "in/argocd/plugin.yaml: note: skipped: an Argo CD ConfigManagementPlugin (Argo CD's"
+                + " configuration)\n"
+                + "in/chart: note: skipped: a Helm chart (Chart.yaml); its templates and values"
+                + " become objects only through helm template\n"
+                + "in/k/data.yaml: note: skipped: the data of a ConfigMap named by the"
+                + " kustomization.yaml beside it\n"
+                + "in/k/gen/config.yaml: note: skipped: a generator configuration named by"
+                + " in/k/kustomization.yaml\n"
+                + "in/k/kustomization.yaml: note: skipped: a kustomization (kustomize's"
+                + " configuration)\n"
+                + "in/k/patch.yaml: note: skipped: a patch named by the kustomization.yaml beside"
+                + " it\n"
+                + "in/k2/kustomization.yml: note: skipped: a kustomization (kustomize's"
+                + " configuration)\n");
+  }
+
+  @Test
+  void filesWithToolNamesButObjectsInsideAreRendered() throws IOException {
+    // Flux's Kustomization is an object, and so is a ConfigMap called plugin.yaml; values.yaml
+    // outside a chart is any file.
+    String flux =
+        "apiVersion: kustomize.toolkit.fluxcd.io/v1\nkind: Kustomization\nmetadata:\n"
+            + "  name: apps\n  namespace: flux-system\n";
+    write("in/kustomization.yaml", flux);
+    write("in/plugin.yaml", A);
+    write("in/values.yaml", B);
+    Run run = Run.in(dir, "render", "in");
+    assertThat(run.err()).isEmpty();
+    assertThat(run.out())
+        .isEqualTo(
+            compiled(
+                    new Source("in/kustomization.yaml", flux),
+                    new Source("in/plugin.yaml", A),
+                    new Source("in/values.yaml", B))
+                .yaml());
+  }
+
+  @Test
+  void allowMissingRendersAMissingDirectoryAsEmpty() throws IOException {
+    write("jobs/a.yaml", A);
+    assertThat(Run.in(dir, "render", "jobs/", "-o", "out").exitCode()).isZero();
+    Files.delete(dir.resolve("jobs/a.yaml"));
+    Files.delete(dir.resolve("jobs"));
+
+    Run without = Run.in(dir, "render", "jobs/", "-o", "out");
+    assertThat(without.exitCode()).isOne();
+    assertThat(listing("out")).containsExactly(".jobc-files", "configmap-a.yaml");
+
+    Run run = Run.in(dir, "render", "--allow-missing", "--fail-if-changed", "jobs/", "-o", "out");
+    assertThat(run.exitCode()).isOne();
+    assertThat(run.err())
+        .isEqualTo(
+            "jobs/: note: does not exist; read as an empty directory\n"
+                + "jobc: out/.jobc-files: changed\n"
+                + "jobc: out/configmap-a.yaml: removed\n"
+                + "jobc: error: out changed; review the changes and add them (--fail-if-changed)\n");
+    assertThat(listing("out")).containsExactly(".jobc-files");
+    Run check = Run.in(dir, "render", "--allow-missing", "jobs/", "--check", "out");
+    assertThat(check.exitCode()).as(check.err()).isZero();
+  }
+
+  @Test
   void usageErrorsExitTwo() throws IOException {
     write("input.yaml", A);
     assertUsageError(Run.in(dir, "render"), "give a file, a directory or -");
@@ -415,7 +537,9 @@ class RenderCommandTest {
                 + "--- out/configmap-old.yaml\n"
                 + "+++ /dev/null\n"
                 + ("@@ -1," + gone.size() + " +0,0 @@\n")
-                + gone.stream().map(line -> "-" + line).collect(Collectors.joining()));
+                + gone.stream().map(line -> "-" + line).collect(Collectors.joining())
+                + "jobc: error: out is not what the inputs render to; to update it, run:"
+                + " jobc render in -o out\n");
     assertThat(listing("out"))
         .containsExactly(".jobc-files", "configmap-a.yaml", "configmap-old.yaml");
   }
@@ -425,7 +549,49 @@ class RenderCommandTest {
     write("a.yaml", A);
     Run run = Run.in(dir, "render", "a.yaml", "--check", "out");
     assertThat(run.exitCode()).isEqualTo(1);
-    assertThat(run.err()).isEqualTo("out: error: no such directory\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "out: error: no such directory\n"
+                + "jobc: error: out is not what the inputs render to; to update it, run:"
+                + " jobc render a.yaml -o out\n");
+  }
+
+  @Test
+  void checkEndsWithTheCommandThatMakesTheDirectoryCurrent() throws IOException {
+    write("my jobs/a.yaml", A);
+    assertThat(Run.in(dir, "render", "my jobs", "-n", "x", "-o", "out").exitCode()).isZero();
+    write("my jobs/b.yaml", B);
+    Run run = Run.in(dir, "render", "-n", "x", "--check=out", "my jobs");
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .contains("+++ configmap-b.yaml (rendered)\n")
+        .endsWith(
+            "\njobc: error: out is not what the inputs render to; to update it, run:"
+                + " jobc render -n x -o out 'my jobs'\n");
+    // The command it names does that.
+    assertThat(Run.in(dir, "render", "-n", "x", "-o", "out", "my jobs").exitCode()).isZero();
+    assertThat(Run.in(dir, "render", "-n", "x", "--check=out", "my jobs").err()).isEmpty();
+  }
+
+  @Test
+  void aRefusedCheckNamesNoCommand() throws IOException {
+    write("in/a.yaml", A);
+    write("out/mine.txt", "not jobc's\n");
+    Run run = Run.in(dir, "render", "in", "--check", "out");
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).doesNotContain("to update it");
+  }
+
+  @Test
+  void aFileGivenToCheckIsNamedAsTheDirectoryItWasTakenFor() throws IOException {
+    write("jobs/pi.yaml", A);
+    Run run = Run.in(dir, "render", "--check", "jobs/pi.yaml");
+    assertUsageError(
+        run,
+        "jobc: error: no input: give a file, a directory or - (stdin); jobs/pi.yaml was taken as"
+            + " the DIR of --check DIR\n");
+    assertUsageError(
+        Run.in(dir, "render", "-o", "jobs/pi.yaml"), "jobs/pi.yaml was taken as the DIR of -o DIR");
   }
 
   @Test

@@ -1,9 +1,11 @@
 package dev.jobc.diag;
 
-/** How bad a diagnostic is; errors stop the compilation, warnings do not. */
+/** How bad a diagnostic is; errors stop the compilation, warnings and notes do not. */
 public enum Severity {
   ERROR("error"),
-  WARNING("warning");
+  WARNING("warning"),
+  /** What jobc did that the user may want to know, no problem of the input (a file left out). */
+  NOTE("note");
 
   private final String label;
 

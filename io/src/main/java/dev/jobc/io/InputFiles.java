@@ -17,6 +17,7 @@ import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitOption;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
@@ -41,14 +42,16 @@ public final class InputFiles {
   private static final int CHUNK = 64 * 1024;
 
   private final InputLimits limits;
+  private final InputSelection selection;
   private final List<Source> sources = new ArrayList<>();
   private final List<File> files = new ArrayList<>();
   private final List<Diagnostic> diagnostics = new ArrayList<>();
   private long totalChars;
   private boolean totalExceeded;
 
-  private InputFiles(InputLimits limits) {
+  private InputFiles(InputLimits limits, InputSelection selection) {
     this.limits = limits;
+    this.selection = selection;
   }
 
   /**
@@ -65,7 +68,20 @@ public final class InputFiles {
    */
   public static InputFiles read(
       List<String> arguments, Path workingDirectory, InputStream stdin, InputLimits limits) {
-    InputFiles inputs = new InputFiles(limits);
+    return read(arguments, InputSelection.ALL, workingDirectory, stdin, limits);
+  }
+
+  /**
+   * Reads every argument, leaving out below directories what {@code selection} excludes and
+   * {@linkplain ToolFiles tool configuration}, each skipped file with a note.
+   */
+  public static InputFiles read(
+      List<String> arguments,
+      InputSelection selection,
+      Path workingDirectory,
+      InputStream stdin,
+      InputLimits limits) {
+    InputFiles inputs = new InputFiles(limits, selection);
     for (String argument : arguments) {
       if (inputs.totalExceeded) {
         break;
@@ -113,6 +129,10 @@ public final class InputFiles {
       // Follows links: a link to a directory is read as that directory.
       attributes = Files.readAttributes(path, BasicFileAttributes.class);
     } catch (NoSuchFileException e) {
+      if (selection.missingIsEmpty() && Files.notExists(path, LinkOption.NOFOLLOW_LINKS)) {
+        diagnostics.add(note(name, "does not exist; read as an empty directory"));
+        return;
+      }
       // Some JDKs say "no such file" for a path through a regular file; opening it says which.
       readFile(name, path);
       return;
@@ -129,6 +149,8 @@ public final class InputFiles {
 
   private void readDirectory(String name, Path directory) {
     List<String> found = new ArrayList<>();
+    // Every *.yaml and *.yml file below, those left out included.
+    int[] yamlFiles = {0};
     try {
       // Links are followed so that a linked job directory is read like any other; the walker
       // detects a link back to a directory it is already in and reports it to visitFileFailed.
@@ -141,16 +163,30 @@ public final class InputFiles {
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
               // Hidden directories hold tool state (.git, .idea), never manifests; the directory
               // that was named explicitly is read even when it is hidden.
-              return !dir.equals(directory) && isHidden(dir)
-                  ? FileVisitResult.SKIP_SUBTREE
-                  : FileVisitResult.CONTINUE;
+              if (!dir.equals(directory) && isHidden(dir)) {
+                return FileVisitResult.SKIP_SUBTREE;
+              }
+              String relative = relativeName(directory.relativize(dir));
+              if (!dir.equals(directory) && selection.excluded(relative, join(name, relative))) {
+                return FileVisitResult.SKIP_SUBTREE;
+              }
+              String chart = ToolFiles.chart(dir);
+              if (chart != null) {
+                diagnostics.add(note(dir.equals(directory) ? name : join(name, relative), chart));
+                return FileVisitResult.SKIP_SUBTREE;
+              }
+              return FileVisitResult.CONTINUE;
             }
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
               // attrs are the link target's; a dangling link has the link's own and is skipped.
               if (!isHidden(file) && isYaml(file) && attrs.isRegularFile()) {
-                found.add(relativeName(directory.relativize(file)));
+                yamlFiles[0]++;
+                String relative = relativeName(directory.relativize(file));
+                if (!selection.excluded(relative, join(name, relative))) {
+                  found.add(relative);
+                }
               }
               return FileVisitResult.CONTINUE;
             }
@@ -174,13 +210,19 @@ public final class InputFiles {
       diagnostics.add(error(name, IoErrors.reason(e)));
       return;
     }
-    if (found.isEmpty()) {
+    // String order, not Path order, so the result is the same on every file system and platform.
+    found.sort(String::compareTo);
+    ToolFiles.skipped(directory, name, found)
+        .forEach(
+            (relative, why) -> {
+              found.remove(relative);
+              diagnostics.add(note(join(name, relative), why));
+            });
+    if (yamlFiles[0] == 0) {
       diagnostics.add(
           new Diagnostic(
               Severity.WARNING, Code.NOTE, name, -1, -1, "", "no *.yaml or *.yml files found"));
     }
-    // String order, not Path order, so the result is the same on every file system and platform.
-    found.sort(String::compareTo);
     for (String relative : found) {
       if (totalExceeded) {
         return;
@@ -301,6 +343,11 @@ public final class InputFiles {
       }
     }
     return new Position(line, column);
+  }
+
+  /** What jobc did with an input that is no problem of it: why it was left out. */
+  private static Diagnostic note(String name, String message) {
+    return new Diagnostic(Severity.NOTE, Code.NOTE, name, -1, -1, "", message);
   }
 
   private static Diagnostic error(String name, String message) {

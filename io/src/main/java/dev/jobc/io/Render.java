@@ -28,7 +28,19 @@ public record Render(InputFiles inputs, CompileResult result, List<Diagnostic> d
       Path workingDirectory,
       InputStream stdin,
       CompileOptions options) {
-    InputFiles inputs = InputFiles.read(paths, workingDirectory, stdin);
+    return of(compiler, paths, InputSelection.ALL, workingDirectory, stdin, options);
+  }
+
+  /** As above, reading below directories what {@code selection} selects. */
+  public static Render of(
+      ManifestCompiler compiler,
+      List<String> paths,
+      InputSelection selection,
+      Path workingDirectory,
+      InputStream stdin,
+      CompileOptions options) {
+    InputFiles inputs =
+        InputFiles.read(paths, selection, workingDirectory, stdin, InputLimits.defaults());
     CompileResult result = compiler.compile(inputs.sources(), options);
     List<Diagnostic> diagnostics = new ArrayList<>(inputs.diagnostics());
     diagnostics.addAll(result.diagnostics());

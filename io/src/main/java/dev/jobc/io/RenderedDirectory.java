@@ -30,14 +30,17 @@ public final class RenderedDirectory {
    *     {@code ok}
    * @param changes the files {@code write} added, changed or removed; empty when the directory
    *     already held the render
+   * @param stale whether {@code check} found a directory that {@code write} would make current: it
+   *     differs from the render, or is missing
    */
-  public record Outcome(boolean ok, String report, List<OutputDirectory.Change> changes) {
+  public record Outcome(
+      boolean ok, String report, List<OutputDirectory.Change> changes, boolean stale) {
     public Outcome {
       changes = List.copyOf(changes);
     }
 
     private static Outcome failed(String report) {
-      return new Outcome(false, report, List.of());
+      return new Outcome(false, report, List.of(), false);
     }
   }
 
@@ -53,7 +56,7 @@ public final class RenderedDirectory {
       return Outcome.failed(report.toString());
     }
     try {
-      return new Outcome(true, "", dir.replace(files.get(), inputs));
+      return new Outcome(true, "", dir.replace(files.get(), inputs), false);
     } catch (OutputDirectory.Refusal r) {
       return Outcome.failed(
           "jobc: error: refusing to replace " + dir.name() + ": " + r.getMessage() + "\n");
@@ -82,7 +85,7 @@ public final class RenderedDirectory {
       return Outcome.failed("jobc: error: " + dir.describe(e) + "\n");
     }
     if (contents.isEmpty()) {
-      return Outcome.failed(dir.name() + ": error: no such directory\n");
+      return new Outcome(false, dir.name() + ": error: no such directory\n", List.of(), true);
     }
     SortedMap<String, String> existing = contents.get();
     SortedMap<String, String> expected = OutputDirectory.withRecord(rendered.get());
@@ -102,7 +105,7 @@ public final class RenderedDirectory {
       }
       report.append(diff);
     }
-    return new Outcome(report.length() == 0, report.toString(), List.of());
+    return new Outcome(report.length() == 0, report.toString(), List.of(), report.length() > 0);
   }
 
   /** File name to text, or empty (after reporting why) when two objects want the same file. */

@@ -1,10 +1,12 @@
 package dev.jobc.maven;
 
 import dev.jobc.diag.Quoting;
+import dev.jobc.io.InputSelection;
 import dev.jobc.options.CompileOptions;
 import java.io.File;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -27,6 +29,15 @@ abstract class JobcMojo extends OptionParameters {
       defaultValue = "${project.build.directory}/jobc",
       required = true)
   File outputDirectory;
+
+  /**
+   * Files and directories below {@code sourceDirectory} to leave out, as globs ({@code jobc render
+   * --exclude}): relative to it ({@code kpt/**}), or without a {@code /} a name at any depth
+   * ({@code test-*.yaml}). Tool configuration (kustomization.yaml and the files it names, Helm
+   * charts, Argo CD's plugin.yaml) is left out anyway, with a note.
+   */
+  @Parameter(property = "jobc.excludes")
+  List<String> excludes;
 
   /** Skip jobc entirely. */
   @Parameter(property = "jobc.skip", defaultValue = "false")
@@ -58,6 +69,7 @@ abstract class JobcMojo extends OptionParameters {
               sourceDirectory.toPath(),
               outputDirectory.toPath(),
               stampFile.toPath(),
+              new InputSelection(excludes == null ? List.of() : excludes, false),
               options);
     } catch (IllegalArgumentException e) {
       throw new MojoFailureException("jobc: " + e.getMessage(), e);
@@ -71,6 +83,7 @@ abstract class JobcMojo extends OptionParameters {
       // A defect in jobc: one line, as the jobc command prints it; Maven's -e shows the trace.
       throw new MojoExecutionException(internalError(e), e);
     }
+    result.notes().forEach(n -> getLog().info(n));
     result.warnings().forEach(w -> getLog().warn(w));
     if (!result.ok()) {
       result.report().lines().forEach(line -> getLog().error(line));

@@ -2,6 +2,10 @@ package dev.jobc.maven;
 
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.diag.Severity;
+import dev.jobc.io.InputFiles;
+import dev.jobc.io.InputLimits;
+import dev.jobc.io.InputSelection;
 import dev.jobc.io.OutputDirectory;
 import dev.jobc.io.Render;
 import dev.jobc.io.RenderedDirectory;
@@ -29,12 +33,14 @@ import java.util.Properties;
  * @param sourceDirectory the specs ({@code src/main/jobc})
  * @param outputDirectory the rendered files, one per object
  * @param stampFile where {@link #render} records what it rendered, to skip unchanged runs
+ * @param selection what is read below {@code sourceDirectory}
  */
 public record ProjectRender(
     Path baseDirectory,
     Path sourceDirectory,
     Path outputDirectory,
     Path stampFile,
+    InputSelection selection,
     CompileOptions options) {
 
   /**
@@ -43,17 +49,23 @@ public record ProjectRender(
    * @param ok false when there was any error; {@code report} then says why
    * @param upToDate true when nothing was done because nothing changed
    * @param warnings warning diagnostics, one line each
+   * @param notes notes (files left out), one line each
    * @param report errors and diffs, as {@code jobc render} prints them
    * @param objects how many objects were rendered
    */
   public record Result(
-      boolean ok, boolean upToDate, List<String> warnings, String report, int objects) {}
+      boolean ok,
+      boolean upToDate,
+      List<String> warnings,
+      List<String> notes,
+      String report,
+      int objects) {}
 
   /** Makes {@code outputDirectory} hold the render, unless the stamp says it already does. */
   public Result render() {
     String stamp = stamp();
     if (stamp.equals(readStamp())) {
-      return new Result(true, true, List.of(), "", -1);
+      return new Result(true, true, List.of(), List.of(), "", -1);
     }
     Render render = compile();
     if (!render.ok()) {
@@ -65,7 +77,8 @@ public record ProjectRender(
       return failed(render, outcome.report());
     }
     writeStamp(stamp());
-    return new Result(true, false, warnings(render), "", render.result().objects().size());
+    return new Result(
+        true, false, warnings(render), notes(render), "", render.result().objects().size());
   }
 
   /** Compares {@code outputDirectory} with a fresh render; writes nothing. */
@@ -77,13 +90,19 @@ public record ProjectRender(
     RenderedDirectory.Outcome outcome =
         RenderedDirectory.check(render.result().objects(), output());
     return new Result(
-        outcome.ok(), false, warnings(render), outcome.report(), render.result().objects().size());
+        outcome.ok(),
+        false,
+        warnings(render),
+        notes(render),
+        outcome.report(),
+        render.result().objects().size());
   }
 
   private Render compile() {
     return Render.of(
         new ManifestCompiler(),
         List.of(display(sourceDirectory)),
+        selection,
         baseDirectory,
         InputStream.nullInputStream(),
         options);
@@ -100,11 +119,22 @@ public record ProjectRender(
         report.append(d.format()).append('\n');
       }
     }
-    return new Result(false, false, warnings(render), report + more, 0);
+    return new Result(false, false, warnings(render), notes(render), report + more, 0);
   }
 
   private static List<String> warnings(Render render) {
-    return render.diagnostics().stream().filter(d -> !d.isError()).map(Diagnostic::format).toList();
+    return lines(render, Severity.WARNING);
+  }
+
+  private static List<String> notes(Render render) {
+    return lines(render, Severity.NOTE);
+  }
+
+  private static List<String> lines(Render render, Severity severity) {
+    return render.diagnostics().stream()
+        .filter(d -> d.severity() == severity)
+        .map(Diagnostic::format)
+        .toList();
   }
 
   /** A path as messages show it: relative to the project when inside it. */
@@ -125,11 +155,14 @@ public record ProjectRender(
       MessageDigest sha = MessageDigest.getInstance("SHA-256");
       update(sha, "jobc-maven-plugin " + version());
       update(sha, options.toString());
+      update(sha, String.join("\n", selection.excludes()));
       List<Source> sources =
-          dev.jobc.io.InputFiles.read(
+          InputFiles.read(
                   List.of(display(sourceDirectory)),
+                  selection,
                   baseDirectory,
-                  new ByteArrayInputStream(new byte[0]))
+                  new ByteArrayInputStream(new byte[0]),
+                  InputLimits.defaults())
               .sources();
       for (Source s : sources) {
         update(sha, s.name());

@@ -26,6 +26,7 @@ class PluginDescriptorTest {
   private static final List<String> FIXED =
       List.of(
           "baseDirectory java.io.File readonly default=${project.basedir}",
+          "excludes java.util.List property=jobc.excludes",
           "outputDirectory java.io.File property=jobc.outputDirectory"
               + " default=${project.build.directory}/jobc",
           "skip boolean property=jobc.skip default=false",

@@ -2,11 +2,13 @@ package dev.jobc.maven;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.io.InputSelection;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +25,7 @@ class ProjectRenderTest {
         project.resolve("src/main/jobc"),
         project.resolve("target/jobc"),
         project.resolve("target/jobc.stamp"),
+        InputSelection.ALL,
         CompileOptions.defaults());
   }
 
@@ -55,8 +58,38 @@ class ProjectRenderTest {
             project.resolve("src/main/jobc"),
             project.resolve("target/jobc"),
             project.resolve("target/jobc.stamp"),
+            InputSelection.ALL,
             CompileOptions.defaults().with(OptionTable.NAMESPACE, "other"));
     assertThat(other.render().upToDate()).as("options are part of the stamp").isFalse();
+  }
+
+  @Test
+  void excludesLeaveFilesOutAndToolConfigurationIsANote() throws IOException {
+    Files.createDirectories(project.resolve("src/main/jobc/drafts"));
+    Files.writeString(project.resolve("src/main/jobc/a.yaml"), CONFIG_MAP);
+    Files.writeString(project.resolve("src/main/jobc/drafts/b.yaml"), "kind: [\n");
+    Files.writeString(project.resolve("src/main/jobc/kustomization.yaml"), "resources: []\n");
+    ProjectRender excluding =
+        new ProjectRender(
+            project,
+            project.resolve("src/main/jobc"),
+            project.resolve("target/jobc"),
+            project.resolve("target/jobc.stamp"),
+            new InputSelection(List.of("drafts"), false),
+            CompileOptions.defaults());
+    ProjectRender.Result result = excluding.render();
+    assertThat(result.ok()).as(result.report()).isTrue();
+    assertThat(result.objects()).isOne();
+    assertThat(result.warnings()).isEmpty();
+    assertThat(result.notes())
+        .containsExactly(
+            "src/main/jobc/kustomization.yaml: note: skipped: a kustomization (kustomize's"
+                + " configuration)");
+    // Without the exclude, the draft is read (and is an error); the stamp knows the difference.
+    ProjectRender.Result all = project().render();
+    assertThat(all.upToDate()).isFalse();
+    assertThat(all.ok()).isFalse();
+    assertThat(all.report()).startsWith("src/main/jobc/drafts/b.yaml:");
   }
 
   @Test
