@@ -138,7 +138,13 @@ public final class JobcCommand implements Callable<Integer> {
    */
   static CommandLine tree(JobcCommand command, Map<String, Supplier<Object>> subcommands) {
     CommandLine cli = new CommandLine(command);
-    subcommands.forEach((name, make) -> cli.addSubcommand(name, new CommandLine(make.get())));
+    WrappedHelpLists.install(cli);
+    subcommands.forEach(
+        (name, make) -> {
+          CommandLine sub = new CommandLine(make.get());
+          WrappedHelpLists.install(sub);
+          cli.addSubcommand(name, sub);
+        });
     return cli;
   }
 

@@ -87,7 +87,39 @@ class ChannelOptionsTest {
           .as(option.name())
           .isEqualTo(1);
     }
-    assertThat(help).contains("leaves ${...} in commands");
+    assertThat(help).contains(" ${...}");
+  }
+
+  /**
+   * Every help text wraps its option and parameter lists at spaces only: each word of each
+   * description, a default such as docker.io/alpine/k8s:1.32.4 among them, is whole on one line
+   * (picocli's own wrapping broke after a dot), and no line is longer than the help's width.
+   */
+  @Test
+  void helpNeverBreaksAWord() {
+    CommandLine jobc = JobcCommand.tree(new JobcCommand(), JobcCommand.SUBCOMMANDS);
+    List<CommandLine> commands = new java.util.ArrayList<>(List.of(jobc));
+    commands.addAll(jobc.getSubcommands().values());
+    for (CommandLine command : commands) {
+      String help = command.getUsageMessage();
+      java.util.Set<String> words =
+          help.lines()
+              .flatMap(l -> java.util.Arrays.stream(l.strip().split(" +")))
+              .collect(java.util.stream.Collectors.toSet());
+      List<picocli.CommandLine.Model.ArgSpec> args =
+          new java.util.ArrayList<>(command.getCommandSpec().options());
+      args.addAll(command.getCommandSpec().positionalParameters());
+      for (picocli.CommandLine.Model.ArgSpec arg : args) {
+        for (String line : arg.description()) {
+          for (String word : line.split(" +")) {
+            assertThat(words).as(command.getCommandName() + ": " + line).contains(word);
+          }
+        }
+      }
+      assertThat(help.lines().mapToInt(String::length).max().orElse(0))
+          .as(command.getCommandName())
+          .isLessThanOrEqualTo(command.getCommandSpec().usageMessage().width());
+    }
   }
 
   /**
