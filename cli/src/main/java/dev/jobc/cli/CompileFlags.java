@@ -24,6 +24,10 @@ public final class CompileFlags implements IModelTransformer {
       } else {
         // Text, parsed by the table's own parser so every channel says the same on bad values.
         flag.arity("1").type(String.class).paramLabel(option.label());
+        if (!option.allowedValues().isEmpty()) {
+          // What shell completion offers (ShellCompletion); the table's parser still decides.
+          flag.completionCandidates(option.allowedValues());
+        }
       }
       // picocli expands ${...} in descriptions; $${ is its escape for a literal ${.
       spec.addOption(flag.description(option.helpText().replace("${", "$${")).build());

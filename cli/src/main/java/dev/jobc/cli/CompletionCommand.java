@@ -1,8 +1,9 @@
 package dev.jobc.cli;
 
 import java.io.PrintWriter;
+import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
@@ -11,8 +12,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code jobc completion bash|zsh}: the shell completion script of every command and flag, as
- * picocli generates it from the command model (so new options complete without a change here).
+ * {@code jobc completion bash|zsh}: the shell completion script of every command and option,
+ * written from the command model ({@link ShellCompletion}), so new options complete without a
+ * change here.
  */
 @Command(
     name = "completion",
@@ -23,14 +25,25 @@ import picocli.CommandLine.Spec;
       "",
       "bash: source <(jobc completion bash)   (or save it in"
           + " ~/.local/share/bash-completion/completions/jobc)",
-      "zsh:  source <(jobc completion zsh)"
+      "zsh:  source <(jobc completion zsh)   (or save it as _jobc in a directory of $fpath)"
     },
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {"0:success", "2:usage error (a shell other than bash or zsh)"})
 final class CompletionCommand implements Callable<Integer> {
+  /** The shells there is a script for. */
+  static final class Shells implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return List.of("bash", "zsh").iterator();
+    }
+  }
+
   @Spec private CommandSpec spec;
 
-  @Parameters(paramLabel = "SHELL", description = "bash or zsh.")
+  @Parameters(
+      paramLabel = "SHELL",
+      description = "bash or zsh.",
+      completionCandidates = Shells.class)
   private String shell;
 
   @Override
@@ -39,15 +52,9 @@ final class CompletionCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "SHELL must be bash or zsh, not \"" + shell + "\"");
     }
-    CommandLine root = spec.commandLine().getParent();
-    String script = AutoComplete.bash("jobc", root);
+    CommandSpec root = spec.commandLine().getParent().getCommandSpec();
     PrintWriter out = spec.commandLine().getOut();
-    if (shell.equals("zsh")) {
-      // picocli's script runs in zsh through zsh's bash completion layer.
-      out.print(
-          "autoload -U +X compinit && compinit\nautoload -U +X bashcompinit && bashcompinit\n");
-    }
-    out.print(script);
+    out.print(shell.equals("bash") ? ShellCompletion.bash(root) : ShellCompletion.zsh(root));
     out.flush();
     return out.checkError() ? ExitCode.SOFTWARE : ExitCode.OK;
   }

@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -43,11 +45,39 @@ final class SchemaCommand implements Callable<Integer> {
       index = "0",
       arity = "0..1",
       paramLabel = "API_VERSION",
-      description = "e.g. kubeflow.org/v2beta1")
+      description = "e.g. kubeflow.org/v2beta1",
+      completionCandidates = ApiVersions.class)
   private String apiVersion;
 
-  @Parameters(index = "1", arity = "0..1", paramLabel = "KIND", description = "e.g. MPIJob")
+  @Parameters(
+      index = "1",
+      arity = "0..1",
+      paramLabel = "KIND",
+      description = "e.g. MPIJob",
+      completionCandidates = Kinds.class)
   private String kind;
+
+  /** Every accepted apiVersion, for shell completion; read only when a script is written. */
+  static final class ApiVersions implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return accepted(0).iterator();
+    }
+  }
+
+  /** Every accepted kind, for shell completion. */
+  static final class Kinds implements Iterable<String> {
+    @Override
+    public Iterator<String> iterator() {
+      return accepted(1).iterator();
+    }
+  }
+
+  /** Word {@code i} of each {@code "apiVersion kind"} jobc accepts, each once. */
+  private static List<String> accepted(int i) {
+    return new ManifestCompiler()
+        .acceptedKinds().stream().map(k -> k.split(" ")[i]).distinct().toList();
+  }
 
   @Option(
       names = "--all",

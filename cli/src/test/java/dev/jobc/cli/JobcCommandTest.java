@@ -81,7 +81,14 @@ class JobcCommandTest {
     String said = new String(check.getInputStream().readAllBytes());
     assertThat(check.waitFor()).as(said).isZero();
 
-    assertThat(Run.in(dir, "completion", "zsh").out()).startsWith("autoload -U +X compinit");
+    Run zsh = Run.in(dir, "completion", "zsh");
+    assertThat(zsh.out()).startsWith("#compdef jobc\n").contains("_jobc_render");
+    Path zshScript = dir.resolve("jobc-completion.zsh");
+    java.nio.file.Files.writeString(zshScript, zsh.out());
+    Process zshCheck =
+        new ProcessBuilder("zsh", "-n", zshScript.toString()).redirectErrorStream(true).start();
+    String zshSaid = new String(zshCheck.getInputStream().readAllBytes());
+    assertThat(zshCheck.waitFor()).as(zshSaid).isZero();
     Run fish = Run.in(dir, "completion", "fish");
     assertThat(fish.exitCode()).isEqualTo(2);
     assertThat(fish.err()).startsWith("jobc: error: SHELL must be bash or zsh, not \"fish\"");

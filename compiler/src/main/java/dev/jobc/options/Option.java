@@ -1,5 +1,7 @@
 package dev.jobc.options;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 
@@ -89,6 +91,19 @@ public record Option<T>(
       return null;
     }
     return defaultValue instanceof Spelled s ? s.spelling() : defaultValue.toString();
+  }
+
+  /**
+   * The values of an option that takes one of a closed set, as users write them ({@code kubexec},
+   * {@code ssh}); empty when any text of the right form goes. Shell completion offers them.
+   */
+  public List<String> allowedValues() {
+    if (!type.isEnum()) {
+      return List.of();
+    }
+    return Arrays.stream(type.getEnumConstants())
+        .map(c -> c instanceof Spelled s ? s.spelling() : c.toString())
+        .toList();
   }
 
   /** {@link #help} with the default, for every channel's help and parameter descriptions. */
