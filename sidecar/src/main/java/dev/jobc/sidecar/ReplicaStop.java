@@ -42,21 +42,15 @@ final class ReplicaStop {
   }
 
   boolean suspendJob(String name) {
-    String patch = patch("\"suspend\":true");
-    return retried(
-        name,
-        () ->
-            client
-                .batch()
-                .v1()
-                .jobs()
-                .inNamespace(namespace)
-                .withName(name)
-                .patch(context(), patch));
+    return patchJob(name, "\"suspend\":true");
   }
 
   boolean failJob(String name) {
-    String patch = patch("\"activeDeadlineSeconds\":1");
+    return patchJob(name, "\"activeDeadlineSeconds\":1");
+  }
+
+  private boolean patchJob(String name, String spec) {
+    String patch = patch(spec);
     return retried(
         name,
         () ->

@@ -1,5 +1,6 @@
 package dev.jobc.sidecar;
 
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -504,6 +505,46 @@ final class ApiStandIn implements AutoCloseable {
     return false;
   }
 
+  /** The status of container {@code name}: running after {@code restarts} restarts. */
+  static ContainerStatus running(String name, int restarts) {
+    return new ContainerStatusBuilder()
+        .withName(name)
+        .withRestartCount(restarts)
+        .withNewState()
+        .withNewRunning()
+        .endRunning()
+        .endState()
+        .build();
+  }
+
+  /** The status of container {@code name}: terminated with {@code code}. */
+  static ContainerStatus terminated(String name, int code) {
+    return new ContainerStatusBuilder()
+        .withName(name)
+        .withRestartCount(0)
+        .withNewState()
+        .withNewTerminated()
+        .withExitCode(code)
+        .endTerminated()
+        .endState()
+        .build();
+  }
+
+  /** {@code pod} in {@code phase} with every (main) container in the state {@code status} gives. */
+  static Pod everyContainer(
+      Pod pod, String phase, java.util.function.Function<String, ContainerStatus> status) {
+    List<ContainerStatus> statuses = new ArrayList<>();
+    for (var c : pod.getSpec().getContainers()) {
+      statuses.add(status.apply(c.getName()));
+    }
+    return new PodBuilder(pod)
+        .editOrNewStatus()
+        .withPhase(phase)
+        .withContainerStatuses(statuses)
+        .endStatus()
+        .build();
+  }
+
   /** The launcher pod's main container runs (the gate has opened). */
   void launcherRunning(String name, String container) {
     edit(
@@ -513,15 +554,7 @@ final class ApiStandIn implements AutoCloseable {
             new PodBuilder(p)
                 .editStatus()
                 .withPhase("Running")
-                .withContainerStatuses(
-                    new ContainerStatusBuilder()
-                        .withName(container)
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewRunning()
-                        .endRunning()
-                        .endState()
-                        .build())
+                .withContainerStatuses(running(container, 0))
                 .endStatus()
                 .build());
   }
@@ -538,16 +571,7 @@ final class ApiStandIn implements AutoCloseable {
         p ->
             new PodBuilder(p)
                 .editStatus()
-                .withContainerStatuses(
-                    new ContainerStatusBuilder()
-                        .withName(container)
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewTerminated()
-                        .withExitCode(code)
-                        .endTerminated()
-                        .endState()
-                        .build())
+                .withContainerStatuses(terminated(container, code))
                 .endStatus()
                 .build());
   }

@@ -1,7 +1,5 @@
 package dev.jobc.sidecar;
 
-import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -26,7 +24,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * <ul>
  *   <li>a finished Job ({@code Complete} or {@code Failed}) is left alone;
  *   <li>a suspended one has its active pods deleted without counting them ({@code deleteJobPods}
- *       removes their tracking finalizer first) and gets condition {@code Suspended};
+ *       removes their tracking finalizer first) and gets condition {@code Suspended}; a deleted pod
+ *       is reported Failed (exit 143) before it goes, as the kubelet reports it;
  *   <li>a failed pod whose exit code a {@code podFailurePolicy} rule with {@code FailJob} matches
  *       fails it ({@code PodFailurePolicy}); failed pods beyond {@code backoffLimit} (default 6),
  *       or with restart policy OnFailure the restarts of its running pods reaching it ({@code
@@ -152,18 +151,6 @@ final class JobControllerStandIn {
       labels.putAll(template.getMetadata().getLabels());
     }
     labels.put(JOB_NAME_LABEL, job.getMetadata().getName());
-    List<ContainerStatus> statuses = new ArrayList<>();
-    for (var c : template.getSpec().getContainers()) {
-      statuses.add(
-          new ContainerStatusBuilder()
-              .withName(c.getName())
-              .withRestartCount(0)
-              .withNewState()
-              .withNewRunning()
-              .endRunning()
-              .endState()
-              .build());
-    }
     Pod pod =
         new PodBuilder()
             .withMetadata(
@@ -181,11 +168,8 @@ final class JobControllerStandIn {
                             .build())
                     .build())
             .withSpec(template.getSpec())
-            .withNewStatus()
-            .withPhase("Running")
-            .withContainerStatuses(statuses)
-            .endStatus()
             .build();
+    pod = ApiStandIn.everyContainer(pod, "Running", c -> ApiStandIn.running(c, 0));
     api.admin
         .pods()
         .inNamespace(ApiStandIn.NS)
@@ -194,8 +178,15 @@ final class JobControllerStandIn {
     created.add(name);
   }
 
+  /**
+   * Deletes a pod as it goes in a cluster: the kubelet stops its containers (SIGTERM, exit 143),
+   * the pod is reported Failed, and only then is it removed.
+   */
   private void delete(Pod p) {
-    api.delete(p.getMetadata().getName());
+    String name = p.getMetadata().getName();
+    api.editPod(
+        name, pod -> ApiStandIn.everyContainer(pod, "Failed", c -> ApiStandIn.terminated(c, 143)));
+    api.delete(name);
   }
 
   private void setStatus(String job, JobCondition condition, int failed) {

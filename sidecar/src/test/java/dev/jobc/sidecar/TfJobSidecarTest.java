@@ -8,7 +8,6 @@ import dev.jobc.options.WorkerKind;
 import dev.jobc.sidecar.OutcomeRules.Verdict;
 import dev.jobc.sidecar.ReplicaState.Phase;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -140,24 +139,7 @@ class TfJobSidecarTest {
 
   /** A rendered bare Pod as the kubelet runs it. */
   private static Pod running(Pod pod) {
-    List<io.fabric8.kubernetes.api.model.ContainerStatus> statuses = new ArrayList<>();
-    for (Container c : pod.getSpec().getContainers()) {
-      statuses.add(
-          new ContainerStatusBuilder()
-              .withName(c.getName())
-              .withRestartCount(0)
-              .withNewState()
-              .withNewRunning()
-              .endRunning()
-              .endState()
-              .build());
-    }
-    return new PodBuilder(pod)
-        .withNewStatus()
-        .withPhase("Running")
-        .withContainerStatuses(statuses)
-        .endStatus()
-        .build();
+    return ApiStandIn.everyContainer(pod, "Running", c -> ApiStandIn.running(c, 0));
   }
 
   /** The tensorflow container of {@code pod} has exited with {@code code}; the pod runs on. */
@@ -165,7 +147,7 @@ class TfJobSidecarTest {
     api.launcherEnded(pod, "tensorflow", code);
   }
 
-  /** The tensorflow container exited with {@code code} and the pod has ended ({@code phase}). */
+  /** The tensorflow container exited with {@code code} and the pod has ended. */
   private void ended(String pod, int code) {
     api.editPod(
         pod,
@@ -173,16 +155,7 @@ class TfJobSidecarTest {
             new PodBuilder(p)
                 .editStatus()
                 .withPhase(code == 0 ? "Succeeded" : "Failed")
-                .withContainerStatuses(
-                    new ContainerStatusBuilder()
-                        .withName("tensorflow")
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewTerminated()
-                        .withExitCode(code)
-                        .endTerminated()
-                        .endState()
-                        .build())
+                .withContainerStatuses(ApiStandIn.terminated("tensorflow", code))
                 .endStatus()
                 .build());
   }
@@ -194,15 +167,7 @@ class TfJobSidecarTest {
         p ->
             new PodBuilder(p)
                 .editStatus()
-                .withContainerStatuses(
-                    new ContainerStatusBuilder()
-                        .withName("tensorflow")
-                        .withRestartCount(restarts)
-                        .withNewState()
-                        .withNewRunning()
-                        .endRunning()
-                        .endState()
-                        .build())
+                .withContainerStatuses(ApiStandIn.running("tensorflow", restarts))
                 .endStatus()
                 .build());
   }
@@ -376,14 +341,19 @@ class TfJobSidecarTest {
         .isEqualTo("TFJob team/dist has failed because 1 Worker replica(s) failed.");
   }
 
-  @Test
-  void itsOwnSignalIsRetried() {
+  /** A Chief with restart policy ExitCode and {@code backoffLimit: 3}, its sidecar running. */
+  private void exitCodeChief() {
     run(
         "  runPolicy: {backoffLimit: 3}\n  tfReplicaSpecs:\n    Chief:\n      restartPolicy: ExitCode\n"
             + TF
             + "    Worker:\n"
             + TF,
         CHIEF);
+  }
+
+  @Test
+  void itsOwnSignalIsRetried() {
+    exitCodeChief();
     String chief = jobs.activePod(CHIEF);
     exited(chief, 143);
     seen(chief);
@@ -395,12 +365,7 @@ class TfJobSidecarTest {
 
   @Test
   void itsOwnExitCodeOfTheProgramFailsTheJobAtOnce() {
-    run(
-        "  runPolicy: {backoffLimit: 3}\n  tfReplicaSpecs:\n    Chief:\n      restartPolicy: ExitCode\n"
-            + TF
-            + "    Worker:\n"
-            + TF,
-        CHIEF);
+    exitCodeChief();
     exited(jobs.activePod(CHIEF), 3);
     assertThat(event("TFJobFailed").getMessage())
         .isEqualTo("TFJob team/dist has failed because 1 Chief replica(s) failed.");
