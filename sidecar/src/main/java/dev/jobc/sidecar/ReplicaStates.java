@@ -70,16 +70,22 @@ final class ReplicaStates {
   /**
    * What the Job controller will make of this sidecar's own pod, whose status it reads as this
    * sidecar does (Kubernetes {@code pkg/controller/job/job_controller.go}): a main container that
-   * exited 0 completes the Job; with restart policy OnFailure the container restarts of the pod
-   * count against {@code backoffLimit} ({@code pastBackoffLimitOnFailure}: at least the limit, or
-   * any with a limit of 0); with Never the pod fails once this sidecar has exited, and either a
-   * {@code podFailurePolicy} rule fails the Job ({@code FailJob}), ignores the failure ({@code
-   * Ignore}), or it counts: the Job fails once {@code status.failed} exceeds the limit.
+   * exited 0 completes the Job; a pod being deleted tells nothing (its Job's condition will); with
+   * restart policy OnFailure the container restarts of the pod count against {@code backoffLimit}
+   * ({@code pastBackoffLimitOnFailure}: at least the limit, or any with a limit of 0); with Never
+   * the pod fails once this sidecar has exited, and either a {@code podFailurePolicy} rule fails
+   * the Job ({@code FailJob}), ignores the failure ({@code Ignore}), or it counts: the Job fails
+   * once {@code status.failed} exceeds the limit.
    */
   static ReplicaState predicted(Job job, Pod self, String container) {
     ContainerStateTerminated ended = JobOutcome.terminated(self, container);
     if (ended != null && exitCode(ended) == 0) {
       return ReplicaState.SUCCEEDED;
+    }
+    if (self.getMetadata().getDeletionTimestamp() != null) {
+      // Killed, not ended by itself: the Job controller deletes its pod when the Job fails or is
+      // suspended (before 1.31 ahead of writing why), an eviction deletes it too. The Job says.
+      return ReplicaState.ACTIVE;
     }
     Integer given = job.getSpec() == null ? null : job.getSpec().getBackoffLimit();
     int limit = given == null ? DEFAULT_BACKOFF_LIMIT : given;

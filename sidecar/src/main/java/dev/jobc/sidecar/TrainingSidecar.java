@@ -241,7 +241,8 @@ final class TrainingSidecar {
 
   /**
    * Whether this replica's end is still unknown: not suspended, not finished, and its main
-   * container not seen ended (the kubelet's report may still be on its way).
+   * container not seen ended (the kubelet's report may still be on its way) or its pod being
+   * deleted (its Job's condition, which says why, may follow the deletion).
    */
   private boolean ownEndUnknown() {
     if (verdict.kind() == Verdict.Kind.SUSPENDED
@@ -249,7 +250,9 @@ final class TrainingSidecar {
       return false;
     }
     Pod own = pods.get(s.pod());
-    return own == null || JobOutcome.terminated(own, s.mainContainer()) == null;
+    return own == null
+        || own.getMetadata().getDeletionTimestamp() != null
+        || JobOutcome.terminated(own, s.mainContainer()) == null;
   }
 
   private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Map<String, T> byName(

@@ -40,6 +40,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class JobControllerStandIn {
   static final String JOB_NAME_LABEL = "batch.kubernetes.io/job-name";
 
+  /** What keeps a Job's pod until the Job controller has counted it. */
+  static final String TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
+
   private final ApiStandIn api;
 
   /** How long every started Job has been active, for {@code activeDeadlineSeconds}. */
@@ -158,6 +161,7 @@ final class JobControllerStandIn {
                     .withName(name)
                     .withNamespace(ApiStandIn.NS)
                     .withLabels(labels)
+                    .withFinalizers(TRACKING_FINALIZER)
                     .withOwnerReferences(
                         new OwnerReferenceBuilder()
                             .withApiVersion("batch/v1")
@@ -179,14 +183,17 @@ final class JobControllerStandIn {
   }
 
   /**
-   * Deletes a pod as it goes in a cluster: the kubelet stops its containers (SIGTERM, exit 143),
-   * the pod is reported Failed, and only then is it removed.
+   * Deletes a pod as it goes in a cluster: its Job's tracking finalizer keeps it while it is marked
+   * for deletion, the kubelet stops its containers (SIGTERM, exit 143) and reports it Failed, and
+   * once the finalizer is gone so is the pod.
    */
   private void delete(Pod p) {
     String name = p.getMetadata().getName();
+    api.delete(name);
     api.editPod(
         name, pod -> ApiStandIn.everyContainer(pod, "Failed", c -> ApiStandIn.terminated(c, 143)));
-    api.delete(name);
+    api.editPod(
+        name, pod -> new PodBuilder(pod).editMetadata().withFinalizers().endMetadata().build());
   }
 
   private void setStatus(String job, JobCondition condition, int failed) {

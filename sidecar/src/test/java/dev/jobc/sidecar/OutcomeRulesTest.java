@@ -309,6 +309,15 @@ class OutcomeRulesTest {
         .isEqualTo(ReplicaState.ACTIVE);
     assertThat(ReplicaStates.ofJob(job, pod("Never", "Running", null, 0), "tensorflow"))
         .isEqualTo(ReplicaState.ACTIVE);
+    Pod killed =
+        new PodBuilder(pod("Never", "Failed", 143, 0))
+            .editMetadata()
+            .withDeletionTimestamp("2026-01-01T00:00:00Z")
+            .endMetadata()
+            .build();
+    assertThat(ReplicaStates.ofJob(job(0, 0, EXIT_CODES), killed, "tensorflow"))
+        .as("a pod being deleted was killed: its Job says why")
+        .isEqualTo(ReplicaState.ACTIVE);
   }
 
   @Test
