@@ -326,9 +326,9 @@ public final class TfJobValidator {
               warning(
                   REPLICA_SPECS.key(replica.key()).child("restartPolicy"),
                   "runPolicy.backoffLimit is not set: training-operator then retries without"
-                      + " limit, but this replica's Job fails after Kubernetes' default of "
+                      + " limit, but this replica's Job takes Kubernetes' default backoffLimit of "
                       + DEFAULT_JOB_BACKOFF_LIMIT
-                      + " failed attempts; set runPolicy.backoffLimit to choose"));
+                      + " and then fails; set runPolicy.backoffLimit to choose"));
         }
       }
     }
