@@ -68,6 +68,7 @@ public final class DglJobValidator {
     }
     validateDistParMetis(job, mode, out);
     validateReplicaSpecs(job, mode, out);
+    validateTokens(job, mode, out);
     if (mode != null && mode.hasWorkers()) {
       validateNumPartitions(job, out);
     }
@@ -236,6 +237,46 @@ public final class DglJobValidator {
         }
       }
     }
+  }
+
+  /**
+   * The launcher (unless in Skip mode) and the partitioner, which runs the Worker template, run
+   * {@code kubexec.sh} ({@code kubectl exec}, {@code kubectl cp}) and the jobc-sidecar with the
+   * ServiceAccount token Kubernetes mounts in every container; {@code automountServiceAccountToken:
+   * false} takes it away, and they would fail with "Unauthorized" at run time.
+   */
+  private static void validateTokens(DglJobModel job, PartitionMode mode, List<Finding> out) {
+    if (mode == null || job.replicaSpecs() == null) {
+      return;
+    }
+    if (mode != PartitionMode.SKIP) {
+      refuseNoToken(job.launcher(), DglJob.LAUNCHER, "the launcher runs", out);
+    }
+    if (mode.hasPartitioner()) {
+      refuseNoToken(
+          job.worker(), DglJob.WORKER, "the partitioner, made from this template, runs", out);
+    }
+  }
+
+  private static void refuseNoToken(ReplicaSpec spec, String type, String who, List<Finding> out) {
+    if (spec == null
+        || spec.template() == null
+        || spec.template().getSpec() == null
+        || !Boolean.FALSE.equals(spec.template().getSpec().getAutomountServiceAccountToken())) {
+      return;
+    }
+    out.add(
+        error(
+            Code.FORBIDDEN,
+            REPLICA_SPECS
+                .key(type)
+                .child("template")
+                .child("spec")
+                .child("automountServiceAccountToken"),
+            "Forbidden: "
+                + who
+                + " kubexec.sh (kubectl) and the jobc-sidecar with the ServiceAccount token that"
+                + " this setting removes; drop it (or set it to true)"));
   }
 
   /**

@@ -90,13 +90,13 @@ final class DglPodParts {
   }
 
   /**
-   * Wires a pod that runs {@code kubexec.sh} (launcher, partitioner): its own ServiceAccount, host
-   * name {@code name} under the job's Service (as the leadfile's DNS name says), and the
-   * kubectl-download init container. Returns the init containers, kubectl-download last, for the
-   * caller to extend and set.
+   * Wires a pod that runs {@code kubexec.sh} (launcher, partitioner): the ServiceAccount its
+   * template names, else its own {@code name} ({@link #account}), host name {@code name} under the
+   * job's Service (as the leadfile's DNS name says), and the kubectl-download init container.
+   * Returns the init containers, kubectl-download last, for the caller to extend and set.
    */
   static List<Container> execPod(PodSpec spec, String name, DglJobPlan plan) {
-    spec.setServiceAccountName(name);
+    spec.setServiceAccountName(account(spec, name));
     spec.setHostname(name);
     spec.setSubdomain(Naming.service(plan.name()));
     PodTemplates.dnsForHostNetwork(spec);
@@ -108,6 +108,17 @@ final class DglPodParts {
             DglNaming.KUBECTL_VOLUME,
             DglNaming.KUBECTL_MOUNT));
     return inits;
+  }
+
+  /**
+   * The ServiceAccount a pod that runs {@code kubexec.sh} uses: the one its template names ({@code
+   * serviceAccountName}, else {@code serviceAccount}), whose image pull secrets and cloud identity
+   * the pod keeps and to which the Role {@code name} is bound; else {@code name}, which jobc
+   * renders. dgl-operator always put its own in place of the template's.
+   */
+  static String account(PodSpec template, String name) {
+    String named = PodTemplates.namedAccount(template);
+    return named == null ? name : named;
   }
 
   /** The four keys workers and partitioner project, in dgl-operator's order. */

@@ -4,6 +4,7 @@ import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
+import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.Rbac;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -15,8 +16,9 @@ import java.util.List;
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher} (exec on the worker pods by name,
  * dgl-operator {@code buildRole}) and, where there is a partitioner, {@code <job>-partitioner}
  * (exec on the launcher, {@code buildPartitionerRole}), both with pods get/list/watch for the
- * sidecar's wait; the launcher's also lets its sidecar release the workers. Never an empty {@code
- * resourceNames}: that would grant exec on every pod.
+ * sidecar's wait; the launcher's also lets its sidecar release the workers. When the pod's template
+ * names a ServiceAccount, the Role is bound to it and no ServiceAccount is rendered. Never an empty
+ * {@code resourceNames}: that would grant exec on every pod.
  */
 public final class DglRbacGenerator {
 
@@ -46,15 +48,19 @@ public final class DglRbacGenerator {
                 labels,
                 annotations,
                 plan.workerPods(),
-                start));
+                start,
+                PodTemplates.namedAccount(plan.job().launcher().template().getSpec())));
     if (plan.partitioner() != null) {
+      // The partitioner runs the Worker template, and keeps its ServiceAccount.
       out.addAll(
           Rbac.objects(
               DglNaming.partitioner(plan.name()),
               plan.namespace(),
               labels,
               annotations,
-              List.of(plan.launcher().pod())));
+              List.of(plan.launcher().pod()),
+              List.of(),
+              PodTemplates.namedAccount(plan.job().worker().template().getSpec())));
     }
     return out;
   }

@@ -11,6 +11,9 @@ public final class Metadata {
   /** Flux kustomize-controller's per-object server-side apply policy. */
   public static final String FLUX_SSA = "kustomize.toolkit.fluxcd.io/ssa";
 
+  /** {@link #FLUX_SSA}'s value that makes Flux create the object when missing, else leave it. */
+  public static final String IF_NOT_PRESENT = "IfNotPresent";
+
   private Metadata() {}
 
   /**

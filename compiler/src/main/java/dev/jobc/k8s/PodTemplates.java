@@ -170,4 +170,21 @@ public final class PodTemplates {
     env.setValueFrom(source);
     return env;
   }
+
+  /**
+   * The ServiceAccount a pod spec names ({@code serviceAccountName}, else the deprecated {@code
+   * serviceAccount}, as the API server reads them), or {@code null}.
+   */
+  public static String namedAccount(PodSpec spec) {
+    if (spec == null) {
+      return null;
+    }
+    if (spec.getServiceAccountName() != null && !spec.getServiceAccountName().isEmpty()) {
+      return spec.getServiceAccountName();
+    }
+    if (spec.getServiceAccount() != null && !spec.getServiceAccount().isEmpty()) {
+      return spec.getServiceAccount();
+    }
+    return null;
+  }
 }

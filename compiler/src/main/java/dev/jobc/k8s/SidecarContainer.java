@@ -1,9 +1,13 @@
 package dev.jobc.k8s;
 
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +47,15 @@ public final class SidecarContainer {
   static final Map<String, Quantity> RESOURCES =
       Map.of("cpu", new Quantity("250m"), "memory", new Quantity("128Mi"));
 
+  /** Lifetime of the sidecar's projected token: the kubelet's own for automounted tokens. */
+  static final long TOKEN_SECONDS = 3607L;
+
   private SidecarContainer() {}
+
+  /** What one sidecar container requests (and is limited to), by resource name. */
+  public static Map<String, Quantity> requests() {
+    return RESOURCES;
+  }
 
   /**
    * A new sidecar container with the shared settings; callers set probes, mounts, restart policy.
@@ -67,5 +79,54 @@ public final class SidecarContainer {
     c.setResources(resources);
     c.setSecurityContext(RestrictedSecurityContext.of(true));
     return c;
+  }
+
+  /**
+   * The sidecar's own API credentials, for a pod whose other containers get none ({@code
+   * automountServiceAccountToken: false}): what the kubelet would have mounted, in the sidecar
+   * alone. A bound token of the pod's ServiceAccount (the kubelet refreshes it; the client re-reads
+   * it), the cluster's CA from {@code kube-root-ca.crt}, the namespace.
+   */
+  public static Volume tokenVolume() {
+    return new VolumeBuilder()
+        .withName(Naming.SIDECAR_TOKEN_VOLUME)
+        .withNewProjected()
+        .withDefaultMode(PodTemplates.MODE_READ_ONLY)
+        .addNewSource()
+        .withNewServiceAccountToken()
+        .withPath("token")
+        .withExpirationSeconds(TOKEN_SECONDS)
+        .endServiceAccountToken()
+        .endSource()
+        .addNewSource()
+        .withNewConfigMap()
+        .withName("kube-root-ca.crt")
+        .addNewItem()
+        .withKey("ca.crt")
+        .withPath("ca.crt")
+        .endItem()
+        .endConfigMap()
+        .endSource()
+        .addNewSource()
+        .withNewDownwardAPI()
+        .addNewItem()
+        .withPath("namespace")
+        .withNewFieldRef()
+        .withApiVersion("v1")
+        .withFieldPath("metadata.namespace")
+        .endFieldRef()
+        .endItem()
+        .endDownwardAPI()
+        .endSource()
+        .endProjected()
+        .build();
+  }
+
+  /** Where {@link #tokenVolume} is mounted: where Kubernetes clients look for a token. */
+  public static VolumeMount tokenMount() {
+    VolumeMount mount =
+        PodTemplates.mount(Naming.SIDECAR_TOKEN_VOLUME, Naming.SERVICE_ACCOUNT_MOUNT);
+    mount.setReadOnly(true);
+    return mount;
   }
 }

@@ -7,6 +7,7 @@ import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
@@ -125,7 +126,7 @@ public final class LauncherJobGenerator {
     volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
     volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
     if (plan.sidecarToken()) {
-      volumes.add(SidecarContainers.tokenVolume());
+      volumes.add(SidecarContainer.tokenVolume());
     }
     spec.setVolumes(volumes);
     template.getMetadata().setLabels(labels);

@@ -7,6 +7,7 @@ import dev.jobc.conventions.MpiImplementation;
 import dev.jobc.conventions.MpiImplementation.Env;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.PodTemplates;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
@@ -121,14 +122,7 @@ public final class MpiJobPlanner {
    * secrets) and binds the launcher Role to it.
    */
   static String launcherAccount(MpiJobModel job) {
-    PodSpec spec = launcherSpec(job);
-    if (spec.getServiceAccountName() != null && !spec.getServiceAccountName().isEmpty()) {
-      return spec.getServiceAccountName();
-    }
-    if (spec.getServiceAccount() != null && !spec.getServiceAccount().isEmpty()) {
-      return spec.getServiceAccount();
-    }
-    return null;
+    return PodTemplates.namedAccount(launcherSpec(job));
   }
 
   private static PodSpec launcherSpec(MpiJobModel job) {

@@ -379,8 +379,8 @@ public final class MpiJobValidator {
    * ServiceAccount token Kubernetes mounts there; {@code automountServiceAccountToken: false} on
    * the launcher template takes it away, and every launch would fail with "Unauthorized" at run
    * time. Under ssh the main container needs no token, and the sidecar gets a projected one of its
-   * own ({@link SidecarContainers#tokenVolume}). A ServiceAccount that turns the token off cannot
-   * be seen here (the pod's setting wins over the ServiceAccount's).
+   * own ({@link dev.jobc.k8s.SidecarContainer#tokenVolume}). A ServiceAccount that turns the token
+   * off cannot be seen here (the pod's setting wins over the ServiceAccount's).
    */
   private static void validateLauncherToken(MpiJobModel job, List<Finding> out) {
     ReplicaSpec launcher = job.launcher();

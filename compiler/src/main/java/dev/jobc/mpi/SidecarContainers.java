@@ -7,8 +7,6 @@ import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ExecAction;
 import io.fabric8.kubernetes.api.model.Probe;
-import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +25,6 @@ public final class SidecarContainers {
   static final int PROBE_PERIOD_SECONDS = 2;
 
   static final int PROBE_FAILURES = 1800;
-
-  /** Lifetime of the sidecar's projected token: the kubelet's own for automounted tokens. */
-  static final long TOKEN_SECONDS = 3607L;
 
   private SidecarContainers() {}
 
@@ -75,8 +70,7 @@ public final class SidecarContainers {
     mounts.add(PodTemplates.mount(Naming.RUNTIME_VOLUME, Naming.CONFIG_MOUNT));
     mounts.add(PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT));
     if (plan.sidecarToken()) {
-      mounts.add(
-          readOnly(PodTemplates.mount(Naming.SIDECAR_TOKEN_VOLUME, Naming.SERVICE_ACCOUNT_MOUNT)));
+      mounts.add(SidecarContainer.tokenMount());
     }
     Container c =
         SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
@@ -90,47 +84,6 @@ public final class SidecarContainers {
     c.setStartupProbe(probe);
     c.setVolumeMounts(mounts);
     return c;
-  }
-
-  /**
-   * The sidecar's API credentials when the launcher template turns the automatic token off (ssh
-   * only; kubexec needs the token in the main container and refuses the setting): what the kubelet
-   * would have mounted, in the sidecar alone. A bound token (the kubelet refreshes it; the client
-   * re-reads it), the cluster's CA from {@code kube-root-ca.crt}, the namespace.
-   */
-  static Volume tokenVolume() {
-    return new VolumeBuilder()
-        .withName(Naming.SIDECAR_TOKEN_VOLUME)
-        .withNewProjected()
-        .withDefaultMode(PodTemplates.MODE_READ_ONLY)
-        .addNewSource()
-        .withNewServiceAccountToken()
-        .withPath("token")
-        .withExpirationSeconds(TOKEN_SECONDS)
-        .endServiceAccountToken()
-        .endSource()
-        .addNewSource()
-        .withNewConfigMap()
-        .withName("kube-root-ca.crt")
-        .addNewItem()
-        .withKey("ca.crt")
-        .withPath("ca.crt")
-        .endItem()
-        .endConfigMap()
-        .endSource()
-        .addNewSource()
-        .withNewDownwardAPI()
-        .addNewItem()
-        .withPath("namespace")
-        .withNewFieldRef()
-        .withApiVersion("v1")
-        .withFieldPath("metadata.namespace")
-        .endFieldRef()
-        .endItem()
-        .endDownwardAPI()
-        .endSource()
-        .endProjected()
-        .build();
   }
 
   /**

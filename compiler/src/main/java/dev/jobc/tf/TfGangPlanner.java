@@ -4,6 +4,7 @@ import dev.jobc.k8s.GangPlan;
 import dev.jobc.k8s.GangPlan.Flavor;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.QuantitySum;
+import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
@@ -53,15 +54,16 @@ public final class TfGangPlanner {
 
   /**
    * {@code CalcPGMinResources}: the first {@code minMember} pods, each counting its containers'
-   * requests, or a container's limits when it has no requests. Upstream orders the types by live
-   * PriorityClass values, ties in Go's random map order; jobc, which cannot look classes up, takes
-   * them in {@link TfReplicaType} order. With the default {@code minMember} every pod counts and
-   * the order does not matter.
+   * requests, or a container's limits when it has no requests, and the jobc-sidecar's requests on
+   * each deciding pod. Upstream orders the types by live PriorityClass values, ties in Go's random
+   * map order; jobc, which cannot look classes up, takes them in {@link TfReplicaType} order. With
+   * the default {@code minMember} every pod counts and the order does not matter.
    */
   static SortedMap<String, String> minResources(TfJobModel job, int minMember) {
     Map<String, QuantitySum> sums = new LinkedHashMap<>();
     int pods = 0;
-    for (TfJobModel.Replica r : job.replicas().values()) {
+    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+      TfJobModel.Replica r = e.getValue();
       int take = Math.max(0, Math.min(r.count(), minMember - pods));
       pods += take;
       if (take == 0) {
@@ -76,20 +78,31 @@ public final class TfGangPlanner {
                   ? res.getRequests()
                   : res.getLimits();
         }
-        if (counted != null) {
-          int times = take;
-          counted.forEach(
-              (name, q) -> {
-                if (q != null) {
-                  sums.computeIfAbsent(name, k -> new QuantitySum()).add(q, times);
-                }
-              });
-        }
+        add(sums, counted, take);
       }
+      // The jobc-sidecar beside each deciding pod asks for its share too (a native sidecar's
+      // requests add to the pod's).
+      int sidecars = 0;
+      for (int i = 0; i < take; i++) {
+        sidecars += TfJobPlanner.decides(job, e.getKey(), i) ? 1 : 0;
+      }
+      add(sums, SidecarContainer.requests(), sidecars);
     }
     SortedMap<String, String> out = new TreeMap<>();
     sums.forEach((name, sum) -> out.put(name, sum.toString()));
     return out;
+  }
+
+  private static void add(Map<String, QuantitySum> sums, Map<String, Quantity> counted, int times) {
+    if (counted == null || times == 0) {
+      return;
+    }
+    counted.forEach(
+        (name, q) -> {
+          if (q != null) {
+            sums.computeIfAbsent(name, k -> new QuantitySum()).add(q, times);
+          }
+        });
   }
 
   private static boolean nonEmpty(String s) {

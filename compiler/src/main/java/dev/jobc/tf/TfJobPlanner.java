@@ -4,6 +4,7 @@ import dev.jobc.bind.ObjectTrees;
 import dev.jobc.bind.ObjectTrees.Snapshot;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.TfLabels;
+import dev.jobc.k8s.PodTemplates;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
@@ -51,8 +52,6 @@ public final class TfJobPlanner {
 
     // isDistributed: TF_CONFIG only when the job has other than exactly one replica.
     boolean distributed = job.totalReplicas() != 1;
-    boolean chiefOrMaster = job.hasChiefOrMaster();
-    boolean allWorkers = !chiefOrMaster && TfJob.ALL_WORKERS.equals(job.successPolicy());
     List<TfReplica> replicas = new ArrayList<>();
     for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
       TfReplicaType type = e.getKey();
@@ -64,21 +63,23 @@ public final class TfJobPlanner {
                   ? TfConfig.sparse(cluster, type.lower(), i)
                   : TfConfig.dense(cluster, type.lower(), i);
         }
-        // IsMasterRole: every Chief/Master pod, else Worker 0.
-        boolean master =
-            chiefOrMaster ? type.chiefOrMaster() : type == TfReplicaType.WORKER && i == 0;
-        // With AllWorkers the last Worker to succeed completes the job, so each one decides.
-        boolean decides = master || allWorkers && type == TfReplicaType.WORKER;
         replicas.add(
             new TfReplica(
-                type, i, TfLabels.replica(name, type.lower(), i), config, master, decides));
+                type,
+                i,
+                TfLabels.replica(name, type.lower(), i),
+                config,
+                masterRole(job, type, i),
+                decides(job, type, i)));
       }
     }
 
     TfReplica decider = replicas.stream().filter(TfReplica::decides).findFirst().orElseThrow();
+    // The account the deciding replica's template names is kept (image pull secrets, cloud
+    // identity) and the sidecar's Role bound to it; training-operator leaves it as it is too.
     String account =
-        job.replica(decider.type()).spec().template().getSpec().getServiceAccountName();
-    boolean create = account == null || account.isEmpty();
+        PodTemplates.namedAccount(job.replica(decider.type()).spec().template().getSpec());
+    boolean create = account == null;
     return new TfJobPlan(
         job,
         name,
@@ -92,6 +93,25 @@ public final class TfJobPlanner {
         create,
         MpiLabels.kueueLabels(job.metadata().getLabels()),
         TfGangPlanner.plan(job).orElse(null));
+  }
+
+  /** {@code IsMasterRole}: every Chief/Master pod, else Worker 0. */
+  static boolean masterRole(TfJobModel job, TfReplicaType type, int index) {
+    return job.hasChiefOrMaster()
+        ? type.chiefOrMaster()
+        : type == TfReplicaType.WORKER && index == 0;
+  }
+
+  /**
+   * Whether replica {@code index} of {@code type} decides the job's outcome, and so carries the
+   * sidecar: the master role; with {@code AllWorkers} (and no Chief or Master) every Worker, since
+   * the last one to succeed completes the job.
+   */
+  static boolean decides(TfJobModel job, TfReplicaType type, int index) {
+    return masterRole(job, type, index)
+        || !job.hasChiefOrMaster()
+            && TfJob.ALL_WORKERS.equals(job.successPolicy())
+            && type == TfReplicaType.WORKER;
   }
 
   /** The first {@code tensorflow} container, or {@code null}. */

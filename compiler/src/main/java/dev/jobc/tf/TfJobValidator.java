@@ -21,6 +21,7 @@ import dev.jobc.validate.JobNames;
 import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,9 +47,12 @@ public final class TfJobValidator {
   static final List<String> CLEAN_POD_POLICIES = List.of("All", "Running", "None");
   static final List<String> SUCCESS_POLICIES = List.of("", TfJob.ALL_WORKERS);
 
+  /** Kubernetes' default {@code backoffLimit} of a Job. */
+  static final int DEFAULT_JOB_BACKOFF_LIMIT = 6;
+
   private static final ReservedNames RESERVED =
       new ReservedNames(
-          Set.of(Naming.SIDECAR_TMP_VOLUME),
+          Set.of(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TOKEN_VOLUME),
           Set.of(Naming.SIDECAR),
           Set.of(Naming.SIDECAR_TMP_MOUNT));
 
@@ -95,6 +99,8 @@ public final class TfJobValidator {
               "Forbidden: must not have more than 1 Chief or Master role"));
     }
     validateOutcome(job, out);
+    validateDecidingReplica(job, out);
+    validateJobCarrier(job, out);
     validateGang(job, out);
     validateKueue(job, out);
     return out;
@@ -199,6 +205,7 @@ public final class TfJobValidator {
               containersPath,
               "Required value: must have at least one container with name " + TfJob.CONTAINER));
     }
+    validateServicePorts(containers, containersPath, out);
     RESERVED.check(pod, podSpec, out);
     PodTemplateRules.check(
         replica.spec().template(), at.child("template"), RESERVED.volumes(), out);
@@ -233,6 +240,123 @@ public final class TfJobValidator {
                   + " can complete it (training-operator's UpdateJobStatus), so the job would"
                   + " never finish"));
     }
+  }
+
+  /**
+   * Each replica's Service takes every port of the {@code tensorflow} container ({@code
+   * GetPortsFromJob}); the API server rejects a Service with more than one port unless each has a
+   * name, and defaulting adds {@code tfjob-port} beside the user's ports. Upstream the Service then
+   * fails to be created and the job waits for ever.
+   */
+  private static void validateServicePorts(
+      List<Container> containers, FieldPath containersPath, List<Finding> out) {
+    for (int i = 0; i < containers.size(); i++) {
+      Container c = containers.get(i);
+      if (c == null || !TfJob.CONTAINER.equals(c.getName()) || c.getPorts() == null) {
+        continue;
+      }
+      if (c.getPorts().size() > 1) {
+        for (int p = 0; p < c.getPorts().size(); p++) {
+          ContainerPort port = c.getPorts().get(p);
+          if (port != null && (port.getName() == null || port.getName().isEmpty())) {
+            out.add(
+                error(
+                    Code.REQUIRED,
+                    containersPath.index(i).child("ports").index(p).child("name"),
+                    "Required value: the replica's Service gets every port of the "
+                        + TfJob.CONTAINER
+                        + " container, "
+                        + TfJob.PORT_NAME
+                        + " included, and the API server rejects a Service with more than one"
+                        + " port unless each has a name"));
+          }
+        }
+      }
+      return; // the first tensorflow container is the one upstream reads
+    }
+  }
+
+  /**
+   * The deciding replica's pods run the jobc-sidecar, whose Role is bound to their ServiceAccount;
+   * so that the job's own code gains none of its rights, the pod gets no automatic token and only
+   * the sidecar mounts one. A template that asks for the token in every container is refused rather
+   * than overridden.
+   */
+  private static void validateDecidingReplica(TfJobModel job, List<Finding> out) {
+    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+      TfJobModel.Replica replica = e.getValue();
+      PodSpec pod = replica.spec().template() == null ? null : replica.spec().template().getSpec();
+      if (pod == null
+          || !Boolean.TRUE.equals(pod.getAutomountServiceAccountToken())
+          || !TfJobPlanner.decides(job, e.getKey(), 0)) {
+        continue;
+      }
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              REPLICA_SPECS
+                  .key(replica.key())
+                  .child("template")
+                  .child("spec")
+                  .child("automountServiceAccountToken"),
+              "Forbidden: these pods decide the job's outcome and run the jobc-sidecar, whose"
+                  + " Role (patch on the job's replicas) is bound to their ServiceAccount; so"
+                  + " that the job's own containers get none of its rights, only the sidecar"
+                  + " mounts a token: drop this setting"));
+    }
+  }
+
+  /**
+   * What a Job per replica (the default carrier) changes: an unset {@code backoffLimit} is
+   * unlimited in training-operator ({@code PastBackoffLimit} returns false) but Kubernetes' default
+   * of 6 for each Job; {@code ttlSecondsAfterFinished} deletes each Job once it has finished, which
+   * a GitOps tool re-creates (and the replica runs again), and which with {@code AllWorkers} takes
+   * away the finished Workers the last one decides from.
+   */
+  private static void validateJobCarrier(TfJobModel job, List<Finding> out) {
+    if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS) {
+      return;
+    }
+    RunPolicy run = job.runPolicy();
+    if (run.backoffLimit() == null) {
+      for (TfJobModel.Replica replica : job.replicas().values()) {
+        String policy = replica.spec().restartPolicy();
+        if (!"Never".equals(policy) && RESTART_POLICIES.contains(policy)) {
+          out.add(
+              warning(
+                  REPLICA_SPECS.key(replica.key()).child("restartPolicy"),
+                  "runPolicy.backoffLimit is not set: training-operator then retries without"
+                      + " limit, but this replica's Job takes Kubernetes' default backoffLimit of "
+                      + DEFAULT_JOB_BACKOFF_LIMIT
+                      + " and then fails; set runPolicy.backoffLimit to choose"));
+        }
+      }
+    }
+    Integer ttl = run.ttlSecondsAfterFinished();
+    if (ttl == null || ttl < 0) {
+      return;
+    }
+    FieldPath at = RUN_POLICY.child("ttlSecondsAfterFinished");
+    if (!job.hasChiefOrMaster() && TfJob.ALL_WORKERS.equals(job.successPolicy())) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              at,
+              "Forbidden: with successPolicy AllWorkers the last Worker to finish decides the"
+                  + " job's success from the other Workers' Jobs, which this deletes "
+                  + ttl
+                  + "s after each finishes: Workers finishing further apart would leave the job"
+                  + " undecided; drop ttlSecondsAfterFinished"));
+      return;
+    }
+    out.add(
+        warning(
+            at,
+            "every replica's Job is deleted "
+                + ttl
+                + "s after it finishes; a GitOps tool that re-applies or self-heals (Argo CD,"
+                + " Flux) re-creates it from Git and that replica runs again: drop"
+                + " ttlSecondsAfterFinished, or delete the job from Git instead"));
   }
 
   private static void validateGang(TfJobModel job, List<Finding> out) {

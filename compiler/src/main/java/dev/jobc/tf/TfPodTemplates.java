@@ -8,6 +8,7 @@ import dev.jobc.k8s.GangPlan.Flavor;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.SidecarContainer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -77,13 +78,16 @@ final class TfPodTemplates {
     }
     decorate(plan.gang(), plan.name(), replica, meta, spec);
     if (replica.decides()) {
+      // The sidecar's Role is bound to this account: the pod's own containers get no token (so
+      // user code gains none of the Role's rights), and the sidecar mounts one of its own.
       spec.setServiceAccountName(plan.serviceAccount());
+      spec.setAutomountServiceAccountToken(Boolean.FALSE);
       spec.setInitContainers(
           PodTemplates.append(spec.getInitContainers(), TfSidecar.container(plan, replica)));
       Volume tmp = new Volume();
       tmp.setName(Naming.SIDECAR_TMP_VOLUME);
       tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
-      spec.setVolumes(PodTemplates.append(spec.getVolumes(), tmp));
+      spec.setVolumes(PodTemplates.append(spec.getVolumes(), tmp, SidecarContainer.tokenVolume()));
     }
     return template;
   }

@@ -17,8 +17,9 @@ import java.util.Map;
 /**
  * Role and RoleBinding {@code <job>-sidecar} for the deciding replica's sidecar, bound to the
  * account that pod runs as (the user's, or the ServiceAccount {@code <job>-sidecar} jobc creates):
- * read pods, record Events, and stop (delete) exactly this job's other replica Jobs or Pods, by
- * name. Never an empty {@code resourceNames}: that would grant it on every object.
+ * read pods and, when each replica is a Job, Jobs; record Events; and end this job's replicas by a
+ * patch of exactly their Jobs or Pods, by name (suspend, or a deadline). Nothing is deleted. Never
+ * an empty {@code resourceNames}: that would grant it on every object.
  */
 public final class TfRbacGenerator {
 
@@ -26,23 +27,20 @@ public final class TfRbacGenerator {
     String name = plan.name() + TfJobPlanner.SIDECAR_ACCOUNT_SUFFIX;
     Map<String, String> labels = MpiLabels.objectLabels(plan.name());
     Map<String, String> annotations = Metadata.objectAnnotations(plan.options());
-    // What a deciding replica's sidecar may stop: every other replica (with AllWorkers each
-    // Worker decides, so every replica).
-    List<TfReplica> deciders = plan.replicas().stream().filter(TfReplica::decides).toList();
-    List<String> others = new ArrayList<>();
+    // What a deciding replica's sidecar may end: every replica, its own included (it fails its
+    // own Job when another replica failed the job).
+    List<String> replicas = new ArrayList<>();
     for (TfReplica r : plan.replicas()) {
-      if (deciders.size() > 1 || !r.decides()) {
-        others.add(r.name());
-      }
+      replicas.add(r.name());
     }
-    others.sort(null);
+    replicas.sort(null);
     List<PolicyRule> rules = new ArrayList<>();
     rules.add(Rbac.rule("", "pods", null, "get", "list", "watch"));
-    if (!others.isEmpty()) {
-      rules.add(
-          plan.pods()
-              ? Rbac.rule("", "pods", others, "delete")
-              : Rbac.rule("batch", "jobs", others, "delete"));
+    if (plan.pods()) {
+      rules.add(Rbac.rule("", "pods", replicas, "patch"));
+    } else {
+      rules.add(Rbac.rule("batch", "jobs", null, "get", "list", "watch"));
+      rules.add(Rbac.rule("batch", "jobs", replicas, "patch"));
     }
     rules.add(Rbac.rule("", "events", null, "create"));
 

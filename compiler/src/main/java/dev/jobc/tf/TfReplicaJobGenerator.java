@@ -30,7 +30,8 @@ import java.util.Map;
  * </ul>
  *
  * {@code activeDeadlineSeconds}, {@code ttlSecondsAfterFinished} and {@code suspend} are set on
- * every replica's Job.
+ * every replica's Job, which carries Flux's {@code ssa: IfNotPresent}: the sidecar ends it by a
+ * patch, which a re-apply must not undo.
  */
 public final class TfReplicaJobGenerator {
   static final String FAIL_JOB = "FailJob";
@@ -59,6 +60,9 @@ public final class TfReplicaJobGenerator {
       job.setMetadata(
           Metadata.of(
               r.name(), plan.namespace(), labels, Metadata.objectAnnotations(plan.options())));
+      // The sidecar suspends or fails a replica's Job once the job's outcome is decided; Flux then
+      // leaves it as it is (Argo CD: the README's ignoreDifferences for jobc-sidecar's fields).
+      Metadata.annotate(job.getMetadata(), Map.of(Metadata.FLUX_SSA, Metadata.IF_NOT_PRESENT));
       job.setSpec(spec);
       out.add(job);
     }

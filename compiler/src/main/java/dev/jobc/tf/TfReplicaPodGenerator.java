@@ -5,11 +5,13 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * With {@code --workers pods} (or {@code jobc.dev/workers: pods}): each replica as the bare Pod
  * {@code <job>-<type>-<i>} the operator creates, with the replica's restart policy (ExitCode runs
- * as Never) and {@code runPolicy.activeDeadlineSeconds} on the pod. Nothing replaces a failed pod.
+ * as Never) and {@code runPolicy.activeDeadlineSeconds} on the pod, and Flux's {@code ssa:
+ * IfNotPresent}. Nothing replaces a failed pod.
  */
 public final class TfReplicaPodGenerator {
 
@@ -20,6 +22,9 @@ public final class TfReplicaPodGenerator {
       template.getMetadata().setName(r.name());
       template.getMetadata().setNamespace(plan.namespace());
       Metadata.annotate(template.getMetadata(), Metadata.objectAnnotations(plan.options()));
+      // The sidecar ends a running replica by lowering its activeDeadlineSeconds; a re-apply
+      // must leave that alone (and could not raise it again).
+      Metadata.annotate(template.getMetadata(), Map.of(Metadata.FLUX_SSA, Metadata.IF_NOT_PRESENT));
       if (template.getSpec().getActiveDeadlineSeconds() == null) {
         template.getSpec().setActiveDeadlineSeconds(plan.job().runPolicy().activeDeadlineSeconds());
       }

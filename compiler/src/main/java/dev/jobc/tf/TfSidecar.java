@@ -10,11 +10,13 @@ import java.util.List;
 
 /**
  * The {@code jobc-sidecar tfjob} native sidecar beside the replica that decides the job (the
- * Chief/Master, else Worker 0). It does what training-operator's {@code UpdateJobStatus} and {@code
- * DeletePodsAndServices} did: decides success (the deciding replica's {@code tensorflow} container
- * exits 0, and with {@code AllWorkers} every worker has) or failure (any other replica fails for
- * good), records it as an Event, and then stops the replicas still running, parameter servers above
- * all, which never exit by themselves.
+ * Chief/Master, else Worker 0; with {@code AllWorkers} every Worker). It does what
+ * training-operator's {@code UpdateJobStatus} and {@code CleanUpResources} did: decides success
+ * (the deciding replica's {@code tensorflow} container exits 0, and with {@code AllWorkers} every
+ * worker's has) or failure (any replica fails for good, its Job says so), records it as an Event,
+ * and then ends the replicas still running, parameter servers above all, which never exit by
+ * themselves, without deleting them. Replica types go by the spec's spelling ({@code PS}), as in
+ * the operator's messages. It alone mounts an API token.
  */
 final class TfSidecar {
   static final String COMMAND = "tfjob";
@@ -25,10 +27,10 @@ final class TfSidecar {
     List<String> args = new ArrayList<>();
     args.add(COMMAND);
     add(args, "--job", plan.name());
-    add(args, "--self", self.name());
+    add(args, "--self", self.type().specName() + ":" + self.name());
     add(args, "--main-container", TfJob.CONTAINER);
     for (TfReplicaType type : plan.job().replicas().keySet()) {
-      add(args, "--restart-policy", type.lower() + "=" + plan.restartPolicy(type));
+      add(args, "--restart-policy", type.specName() + "=" + plan.restartPolicy(type));
     }
     if (plan.job().runPolicy().backoffLimit() != null) {
       add(args, "--backoff-limit", plan.job().runPolicy().backoffLimit().toString());
@@ -43,7 +45,7 @@ final class TfSidecar {
     }
     for (TfReplica r : plan.replicas()) {
       if (!r.equals(self)) {
-        add(args, "--replica", r.type().lower() + ":" + r.name());
+        add(args, "--replica", r.type().specName() + ":" + r.name());
       }
     }
     Container c =
@@ -51,7 +53,9 @@ final class TfSidecar {
     c.setRestartPolicy("Always");
     c.setVolumeMounts(
         new ArrayList<>(
-            List.of(PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT))));
+            List.of(
+                PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT),
+                SidecarContainer.tokenMount())));
     return c;
   }
 

@@ -37,6 +37,43 @@ class DglJobValidatorTest {
             job("g", "", LAUNCHER.formatted("2") + WORKER.formatted(2)),
             List.of()),
         named(
+            "no token where kubexec.sh runs: the launcher, and the Worker template the"
+                + " partitioner runs",
+            job(
+                "g",
+                "",
+                LAUNCHER
+                        .formatted("2")
+                        .replace(
+                            "        spec:\n",
+                            "        spec:\n          automountServiceAccountToken: false\n")
+                    + WORKER
+                        .formatted(2)
+                        .replace(
+                            "        spec:\n",
+                            "        spec:\n          automountServiceAccountToken: false\n")),
+            List.of(
+                tuple(
+                    Code.FORBIDDEN,
+                    "spec.dglReplicaSpecs[Launcher].template.spec.automountServiceAccountToken"),
+                tuple(
+                    Code.FORBIDDEN,
+                    "spec.dglReplicaSpecs[Worker].template.spec.automountServiceAccountToken"))),
+        named(
+            "DistParMETIS workers run no kubexec.sh: they may go without a token",
+            declared(
+                job(
+                    "g",
+                    "  partitionMode: DistParMETIS\n",
+                    LAUNCHER.formatted("1")
+                        + WORKER
+                            .formatted(1)
+                            .replace(
+                                "        spec:\n",
+                                "        spec:\n          automountServiceAccountToken: false\n")),
+                "true"),
+            List.of()),
+        named(
             "valid ParMETIS",
             job("g", "  partitionMode: ParMETIS\n", LAUNCHER.formatted("1") + WORKER.formatted(1)),
             List.of()),

@@ -205,4 +205,142 @@ class TfJobRulesTest {
     assertThat(gang.minMember()).isEqualTo(4);
     assertThat(gang.queue()).isEqualTo("default");
   }
+
+  private static List<Finding> warnings(TfJobModel model) {
+    return TfJobValidator.validate(model).stream().filter(f -> !f.isError()).toList();
+  }
+
+  @Test
+  void anUnnamedPortBesideTfjobPortIsAnError() {
+    TfJobModel m =
+        model(
+            "  tfReplicaSpecs:\n    Worker:\n"
+                + TF
+                + "            ports:\n            - containerPort: 6006\n"
+                + "            - {name: tb, containerPort: 6007}\n");
+    assertThat(errors(m))
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(
+            tuple(
+                Code.REQUIRED,
+                "spec.tfReplicaSpecs[Worker].template.spec.containers[0].ports[0].name"));
+    assertThat(errors(model("  tfReplicaSpecs:\n    Worker:\n" + TF))).isEmpty();
+  }
+
+  /** The deciding replica's containers get no token: asking for one is refused, not overridden. */
+  @Test
+  void aTokenForEveryContainerOfTheDecidingReplicaIsAnError() {
+    String token = "          automountServiceAccountToken: true\n";
+    String tokenTf = TF.replace("        spec:\n", "        spec:\n" + token);
+    assertThat(errors(model("  tfReplicaSpecs:\n    Chief:\n" + tokenTf + "    PS:\n" + TF)))
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(
+            tuple(
+                Code.FORBIDDEN,
+                "spec.tfReplicaSpecs[Chief].template.spec.automountServiceAccountToken"));
+    assertThat(errors(model("  tfReplicaSpecs:\n    Chief:\n" + TF + "    PS:\n" + tokenTf)))
+        .as("a replica that does not decide keeps its token")
+        .isEmpty();
+    assertThat(
+            errors(
+                model(
+                    "  tfReplicaSpecs:\n    Chief:\n"
+                        + TF.replace(
+                            "        spec:\n",
+                            "        spec:\n          automountServiceAccountToken: false\n"))))
+        .isEmpty();
+  }
+
+  @Test
+  void allWorkersWithATtlIsAnErrorOnlyWithJobs() {
+    String spec =
+        "  successPolicy: AllWorkers\n  runPolicy: {ttlSecondsAfterFinished: 60}\n"
+            + "  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n"
+            + TF;
+    assertThat(errors(model(spec)))
+        .extracting(Finding::code, f -> f.path().toString())
+        .containsExactly(tuple(Code.FORBIDDEN, "spec.runPolicy.ttlSecondsAfterFinished"));
+    CompileOptions pods =
+        CompileOptions.defaults().with(OptionTable.WORKERS, dev.jobc.options.WorkerKind.PODS);
+    assertThat(TfJobValidator.validate(model(spec, pods))).isEmpty();
+    assertThat(errors(model(spec.replace("Worker:\n", "Chief:\n" + TF + "    Worker:\n"))))
+        .as("with a Chief, AllWorkers plays no part")
+        .isEmpty();
+  }
+
+  @Test
+  void jobsWarnAboutATtlAndAnUnsetBackoffLimit() {
+    TfJobModel m =
+        model(
+            "  runPolicy: {ttlSecondsAfterFinished: 60}\n  tfReplicaSpecs:\n    Chief:\n"
+                + "      restartPolicy: OnFailure\n"
+                + TF
+                + "    PS:\n"
+                + TF);
+    assertThat(warnings(m))
+        .extracting(f -> f.path().toString())
+        .containsExactlyInAnyOrder(
+            "spec.tfReplicaSpecs[Chief].restartPolicy", "spec.runPolicy.ttlSecondsAfterFinished");
+    CompileOptions pods =
+        CompileOptions.defaults().with(OptionTable.WORKERS, dev.jobc.options.WorkerKind.PODS);
+    assertThat(
+            TfJobValidator.validate(
+                model(
+                    "  runPolicy: {ttlSecondsAfterFinished: 60}\n  tfReplicaSpecs:\n    Chief:\n"
+                        + "      restartPolicy: OnFailure\n"
+                        + TF,
+                    pods)))
+        .as("bare Pods: no TTL, and an unset limit is unlimited, as upstream")
+        .isEmpty();
+    assertThat(
+            warnings(
+                model(
+                    "  runPolicy: {backoffLimit: 3}\n  tfReplicaSpecs:\n    Chief:\n"
+                        + "      restartPolicy: ExitCode\n"
+                        + TF)))
+        .isEmpty();
+  }
+
+  /** The sidecar's requests count in the PodGroup's minResources, once per deciding pod. */
+  @Test
+  void minResourcesCountTheSidecarOfEachDecidingPod() {
+    String requests = "            resources: {requests: {cpu: '1'}}\n";
+    assertThat(
+            TfGangPlanner.minResources(
+                model(
+                    "  tfReplicaSpecs:\n    Chief:\n"
+                        + TF
+                        + requests
+                        + "    PS:\n"
+                        + TF
+                        + requests),
+                2))
+        .containsEntry("cpu", "2250m")
+        .containsEntry("memory", "128Mi");
+    assertThat(
+            TfGangPlanner.minResources(
+                model(
+                    "  successPolicy: AllWorkers\n  tfReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+                        + TF
+                        + requests),
+                2))
+        .as("AllWorkers: every Worker decides; minMember 2 counts two")
+        .containsEntry("cpu", "2500m");
+  }
+
+  /** The ServiceAccount the deciding template names, the deprecated field too, is kept. */
+  @Test
+  void theDecidingReplicasOwnServiceAccountIsKept() {
+    TfJobPlan named =
+        TfJobPlanner.plan(
+            model(
+                "  tfReplicaSpecs:\n    Chief:\n"
+                    + TF.replace(
+                        "        spec:\n", "        spec:\n          serviceAccount: me\n")));
+    assertThat(named.serviceAccount()).isEqualTo("me");
+    assertThat(named.createAccount()).isFalse();
+    TfJobPlan none = TfJobPlanner.plan(model("  tfReplicaSpecs:\n    Chief:\n" + TF));
+    assertThat(none.serviceAccount()).isEqualTo("t-sidecar");
+    assertThat(none.createAccount()).isTrue();
+  }
 }

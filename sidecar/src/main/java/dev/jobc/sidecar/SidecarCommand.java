@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -25,7 +26,9 @@ abstract class SidecarCommand implements Callable<Integer> {
   String namespace;
 
   SidecarCommand(Termination termination) {
-    this(termination, ApiClients::standard, System.getenv());
+    this.termination = termination;
+    this.clients = () -> ApiClients.standard(getClass().getAnnotation(Command.class).name());
+    this.env = System.getenv();
   }
 
   SidecarCommand(

@@ -1,16 +1,24 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.conventions.TfLabels;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code tfjob}: the native sidecar beside a TFJob's deciding replica (see {@link TfJobSidecar}).
+ * {@code tfjob}: the native sidecar beside a TFJob's deciding replica. What is TFJob's own is here,
+ * turned into {@link OutcomeRules} for {@link TrainingSidecar}: training-operator v1.9.0's {@code
+ * UpdateJobStatus} decides success by the Chief or Master, else by Worker 0, or with {@code
+ * successPolicy: AllWorkers} by every Worker; it ignores failed Workers with {@code
+ * enableDynamicWorker}; and an Evaluator, which ends by itself after its last evaluation, is left
+ * running under {@code cleanPodPolicy: None}.
  */
 @Command(
     name = "tfjob",
@@ -20,6 +28,9 @@ import picocli.CommandLine.Option;
         "Decide a TFJob's outcome beside its deciding replica, record it, stop what is left.")
 final class TfJobCommand extends SidecarCommand {
   static final List<String> POLICIES = List.of("Always", "OnFailure", "Never", "ExitCode");
+  static final String KIND = "TFJob";
+  static final String WORKER = "Worker";
+  static final String EVALUATOR = "Evaluator";
 
   @Option(names = "--pod", paramLabel = "NAME", description = "This pod; default: $POD_NAME.")
   String pod;
@@ -29,9 +40,9 @@ final class TfJobCommand extends SidecarCommand {
 
   @Option(
       names = "--self",
-      paramLabel = "REPLICA",
+      paramLabel = "TYPE:NAME",
       required = true,
-      description = "This replica, <job>-<type>-<index>.")
+      description = "This replica, e.g. Chief:mnist-chief-0.")
   String self;
 
   @Option(
@@ -44,14 +55,16 @@ final class TfJobCommand extends SidecarCommand {
       names = "--restart-policy",
       paramLabel = "TYPE=POLICY",
       required = true,
-      description = "Each replica type's restart policy (lower-case type), e.g. ps=Never.")
+      description = "Each replica type's restart policy, e.g. PS=Never.")
   Map<String, String> restartPolicies = new LinkedHashMap<>();
 
   @Option(
       names = "--backoff-limit",
       paramLabel = "N",
-      description = "runPolicy.backoffLimit (default: 6, Kubernetes' default for a Job).")
-  int backoffLimit = 6;
+      description =
+          "runPolicy.backoffLimit: with --carrier pod, over the restarts of all replicas"
+              + " (default: none).")
+  Integer backoffLimit;
 
   @Option(
       names = "--success-policy",
@@ -77,7 +90,7 @@ final class TfJobCommand extends SidecarCommand {
   @Option(
       names = "--replica",
       paramLabel = "TYPE:NAME",
-      description = "Every other replica, e.g. ps:mnist-ps-0.")
+      description = "Every other replica, e.g. PS:mnist-ps-0.")
   List<String> replicas = new ArrayList<>();
 
   TfJobCommand(Termination termination) {
@@ -91,10 +104,10 @@ final class TfJobCommand extends SidecarCommand {
 
   @Override
   public Integer call() throws Exception {
-    return withClient(client -> new TfJobSidecar(client, settings(), termination).run());
+    return withClient(client -> new TrainingSidecar(client, settings(), termination).run());
   }
 
-  TfJobSidecar.Settings settings() {
+  TrainingSidecar.Settings settings() {
     PodIdentity me = thisPod(pod);
     for (Map.Entry<String, String> e : restartPolicies.entrySet()) {
       if (!POLICIES.contains(e.getValue())) {
@@ -110,29 +123,59 @@ final class TfJobCommand extends SidecarCommand {
     if (!List.of("job", "pod").contains(carrier)) {
       throw usage("--carrier must be job or pod");
     }
-    if (backoffLimit < 0) {
+    if (backoffLimit != null && backoffLimit < 0) {
       throw usage("--backoff-limit must be at least 0");
     }
-    Map<String, String> others = new LinkedHashMap<>();
+    Map<String, String> types = new LinkedHashMap<>();
+    String selfName = put(types, "--self", self);
     for (String r : replicas) {
-      int colon = r.indexOf(':');
-      if (colon <= 0 || colon == r.length() - 1) {
-        throw usage("--replica must be TYPE:NAME, not '" + r + "'");
-      }
-      others.put(r.substring(colon + 1), r.substring(0, colon));
+      put(types, "--replica", r);
     }
-    return new TfJobSidecar.Settings(
+    // UpdateJobStatus: with AllWorkers (and no Chief or Master) the job succeeds once every Worker
+    // has; otherwise this replica's success is the job's.
+    Set<String> deciders = new TreeSet<>();
+    if ("AllWorkers".equals(successPolicy)) {
+      types.forEach(
+          (name, type) -> {
+            if (WORKER.equals(type)) {
+              deciders.add(name);
+            }
+          });
+    }
+    deciders.add(selfName);
+    boolean pods = "pod".equals(carrier);
+    OutcomeRules rules =
+        new OutcomeRules(
+            KIND,
+            me.namespace(),
+            job,
+            types,
+            restartPolicies,
+            deciders,
+            dynamicWorkers ? Set.of(WORKER) : Set.of(),
+            Set.of(EVALUATOR),
+            cleanPodPolicy,
+            pods ? backoffLimit : null);
+    return new TrainingSidecar.Settings(
         me.namespace(),
         me.name(),
-        job,
-        self,
+        selfName,
         mainContainer,
-        Map.copyOf(restartPolicies),
-        backoffLimit,
-        "AllWorkers".equals(successPolicy),
-        cleanPodPolicy,
-        "pod".equals(carrier),
-        dynamicWorkers,
-        others);
+        TfLabels.jobSelector(job),
+        pods ? TrainingSidecar.Carrier.POD : TrainingSidecar.Carrier.JOB,
+        rules);
+  }
+
+  /** Adds {@code TYPE:NAME} to {@code types}; returns the name. */
+  private String put(Map<String, String> types, String option, String value) {
+    int colon = value.indexOf(':');
+    if (colon <= 0 || colon == value.length() - 1) {
+      throw usage(option + " must be TYPE:NAME, not '" + value + "'");
+    }
+    String name = value.substring(colon + 1);
+    if (types.put(name, value.substring(0, colon)) != null) {
+      throw usage(option + ": " + name + " is given twice");
+    }
+    return name;
   }
 }

@@ -1,6 +1,8 @@
 package dev.jobc.sidecar;
 
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -23,6 +25,7 @@ import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +42,13 @@ import java.util.function.UnaryOperator;
  * the sidecar's requests only (told apart by their user agent): watch connections dropped, the next
  * watch answered with {@code 410 Gone}, the whole API unavailable. It also counts the sidecar's
  * list requests and records its scale patches.
+ *
+ * <p>As a cluster would, it answers the sidecar only what the <b>Role jobc renders</b> for the
+ * scenario grants ({@link #role}); a test that has none says why ({@link #withoutRole}), or every
+ * request of the sidecar is refused. At {@link #close} it fails the test on any request refused, on
+ * any request the reading of the code ({@link SidecarApiCalls}) does not list for the command, and
+ * on any change to an object the scenario {@link #rendered} (what Git holds) that the run-time rule
+ * forbids ({@link GitOpsRules}).
  */
 final class ApiStandIn implements AutoCloseable {
   static final String NS = "team";
@@ -66,11 +76,39 @@ final class ApiStandIn implements AutoCloseable {
    */
   final Map<String, Integer> scales = new ConcurrentHashMap<>();
 
-  /** When set, the sidecar's requests are checked against these rules, as RBAC would. */
+  /**
+   * The rules of the Role jobc renders for the scenario: the sidecar's requests are checked against
+   * them, as RBAC would. Without one (and without {@link #withoutRole}) every request of the
+   * sidecar is refused.
+   */
   volatile RoleCheck role;
+
+  /** Why the test runs the sidecar with every request granted, or {@code null}. */
+  private volatile String withoutRole;
 
   /** The sidecar's requests the {@link #role} denied (answered 403). */
   final List<String> denied = new CopyOnWriteArrayList<>();
+
+  /** Every request of the sidecar: its user agent, method and path (audited at the end). */
+  private final List<String[]> requests = new CopyOnWriteArrayList<>();
+
+  /** Every request of the sidecar, as the command that made it and the request it is. */
+  final List<String> sidecarRequests = new CopyOnWriteArrayList<>();
+
+  /** What Git holds in this scenario, as rendered: the run-time rule is checked against it. */
+  private volatile List<HasMetadata> rendered = List.of();
+
+  /** Changes of the sidecar to rendered objects that the run-time rule forbids. */
+  final List<String> forbidden = new CopyOnWriteArrayList<>();
+
+  /** The sidecar's requests that {@link SidecarApiCalls} does not list for the command. */
+  final List<String> unlisted = new CopyOnWriteArrayList<>();
+
+  /**
+   * The fields each manager set, by object ({@code group/resource/name}): JSON pointers of what its
+   * writes contained, as the API server's {@code managedFields} would record them.
+   */
+  final Map<String, Map<String, Set<String>>> managedFields = new ConcurrentHashMap<>();
 
   final KubernetesClient admin;
 
@@ -92,6 +130,32 @@ final class ApiStandIn implements AutoCloseable {
   /** A client as the sidecar makes it, with short back-offs so tests finish quickly. */
   KubernetesClient sidecarClient() {
     return client(ApiClients.USER_AGENT);
+  }
+
+  /** A client as {@code command}'s process makes it ({@link ApiClients#userAgent}). */
+  KubernetesClient sidecarClient(String command) {
+    return client(ApiClients.userAgent(command));
+  }
+
+  /** Runs the scenario under the Role {@code role} that jobc rendered for it. */
+  ApiStandIn under(io.fabric8.kubernetes.api.model.rbac.Role role) {
+    this.role = RoleCheck.of(role);
+    return this;
+  }
+
+  /** Grants the sidecar every request, for {@code reason} (which must say why no Role applies). */
+  ApiStandIn withoutRole(String reason) {
+    if (reason == null || reason.isBlank()) {
+      throw new IllegalArgumentException("say why the sidecar runs without the rendered Role");
+    }
+    this.withoutRole = reason;
+    return this;
+  }
+
+  /** What Git holds in this scenario: changes to these objects are checked against the rule. */
+  ApiStandIn rendered(List<HasMetadata> objects) {
+    this.rendered = List.copyOf(objects);
+    return this;
   }
 
   /**
@@ -143,6 +207,109 @@ final class ApiStandIn implements AutoCloseable {
   public void close() {
     admin.close();
     server.shutdown();
+    // Here, not while answering: reading the byte code the first time takes a while.
+    for (String[] r : requests) {
+      audit(r[0], r[1], r[2]);
+    }
+    List<String> problems = new ArrayList<>();
+    denied.forEach(d -> problems.add("refused (not granted by the rendered Role): " + d));
+    unlisted.forEach(u -> problems.add("not among the calls SidecarApiCalls reads: " + u));
+    forbidden.forEach(f -> problems.add("against the run-time rule: " + f));
+    if (!problems.isEmpty()) {
+      throw new AssertionError("the sidecar's requests:\n  " + String.join("\n  ", problems));
+    }
+  }
+
+  /**
+   * Checks one request of the sidecar: whether the code reading lists it for the command that made
+   * it (the command is the user agent's second part; none, every command's), and whether it changes
+   * an object Git holds against the rule.
+   */
+  private void audit(String agent, String method, String path) {
+    String[] problem = new String[1];
+    RoleCheck.Request r = RoleCheck.Request.parse(method, path, problem);
+    String command = agent.contains("/") ? agent.substring(agent.indexOf('/') + 1) : null;
+    sidecarRequests.add((command == null ? "?" : command) + " " + (r == null ? problem[0] : r));
+    if (r == null) {
+      return;
+    }
+    if (!SidecarApiCalls.covers(command, r.groupResource(), r.verb())) {
+      unlisted.add((command == null ? "a command" : command) + ": " + r);
+    }
+    if (r.name() == null
+        || r.verb().equals("get")
+        || r.verb().equals("list")
+        || r.verb().equals("watch")
+        || r.verb().equals("create")) {
+      return;
+    }
+    String plural =
+        r.resource().contains("/")
+            ? r.resource().substring(0, r.resource().indexOf('/'))
+            : r.resource();
+    for (HasMetadata o : rendered) {
+      if (GitOpsRules.group(o).equals(r.group())
+          && (o.getKind().toLowerCase(java.util.Locale.ROOT) + "s").equals(plural)
+          && o.getMetadata().getName().equals(r.name())) {
+        String why =
+            r.verb().startsWith("delete")
+                ? "deletes what Git holds"
+                : GitOpsRules.whyNotChangeable(o);
+        if (why != null) {
+          forbidden.add(r + ": " + o.getKind() + " " + r.name() + " " + why);
+        }
+      }
+    }
+  }
+
+  /** Records the fields a write sets under its manager ({@code fieldManager}, else the agent). */
+  private void recordFields(RecordedRequest request, String body) {
+    String method = request.getMethod();
+    if (!("PATCH".equals(method) || "PUT".equals(method) || "POST".equals(method))
+        || body == null
+        || body.isEmpty()) {
+      return;
+    }
+    String[] problem = new String[1];
+    String path = request.getPath();
+    RoleCheck.Request r = RoleCheck.Request.parse(method, path, problem);
+    if (r == null) {
+      return;
+    }
+    String agent = String.valueOf(request.getHeader("User-Agent"));
+    String manager = agent.contains("/") ? agent.substring(0, agent.indexOf('/')) : agent;
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("[?&]fieldManager=([^&]+)").matcher(path);
+    if (m.find()) {
+      manager = java.net.URLDecoder.decode(m.group(1), java.nio.charset.StandardCharsets.UTF_8);
+    }
+    com.fasterxml.jackson.databind.JsonNode tree;
+    try {
+      tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
+    } catch (java.io.IOException e) {
+      return;
+    }
+    String name = r.name() != null ? r.name() : tree.path("metadata").path("name").asText();
+    String plural =
+        r.resource().contains("/")
+            ? r.resource().substring(0, r.resource().indexOf('/'))
+            : r.resource();
+    Set<String> fields =
+        managedFields
+            .computeIfAbsent(r.group() + "/" + plural + "/" + name, k -> new ConcurrentHashMap<>())
+            .computeIfAbsent(manager, k -> ConcurrentHashMap.newKeySet());
+    leaves(tree, "", fields);
+  }
+
+  private static void leaves(
+      com.fasterxml.jackson.databind.JsonNode node, String at, Set<String> out) {
+    if (node.isObject() && node.size() > 0) {
+      for (var e : node.properties()) {
+        leaves(e.getValue(), at + "/" + e.getKey().replace("~", "~0").replace("/", "~1"), out);
+      }
+    } else {
+      out.add(at);
+    }
   }
 
   // Pods.
@@ -295,6 +462,11 @@ final class ApiStandIn implements AutoCloseable {
     edit(namespace, name, p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
   }
 
+  /** Edits pod {@code name} as the kubelet or a controller would. */
+  void editPod(String name, UnaryOperator<Pod> change) {
+    edit(NS, name, change);
+  }
+
   /**
    * Edits a pod, again on a conflict: when the mock server stalls an answer, the client retries a
    * PATCH the server already applied, and the retry's resource version is then out of date. The
@@ -310,7 +482,7 @@ final class ApiStandIn implements AutoCloseable {
    * server did apply conflicts. Every such request sets an absolute state, so running it twice is
    * harmless; the sidecar's own requests are never retried here.
    */
-  private static void retrying(Runnable request) {
+  static void retrying(Runnable request) {
     for (int attempt = 1; ; attempt++) {
       try {
         request.run();
@@ -333,6 +505,46 @@ final class ApiStandIn implements AutoCloseable {
     return false;
   }
 
+  /** The status of container {@code name}: running after {@code restarts} restarts. */
+  static ContainerStatus running(String name, int restarts) {
+    return new ContainerStatusBuilder()
+        .withName(name)
+        .withRestartCount(restarts)
+        .withNewState()
+        .withNewRunning()
+        .endRunning()
+        .endState()
+        .build();
+  }
+
+  /** The status of container {@code name}: terminated with {@code code}. */
+  static ContainerStatus terminated(String name, int code) {
+    return new ContainerStatusBuilder()
+        .withName(name)
+        .withRestartCount(0)
+        .withNewState()
+        .withNewTerminated()
+        .withExitCode(code)
+        .endTerminated()
+        .endState()
+        .build();
+  }
+
+  /** {@code pod} in {@code phase} with every (main) container in the state {@code status} gives. */
+  static Pod everyContainer(
+      Pod pod, String phase, java.util.function.Function<String, ContainerStatus> status) {
+    List<ContainerStatus> statuses = new ArrayList<>();
+    for (var c : pod.getSpec().getContainers()) {
+      statuses.add(status.apply(c.getName()));
+    }
+    return new PodBuilder(pod)
+        .editOrNewStatus()
+        .withPhase(phase)
+        .withContainerStatuses(statuses)
+        .endStatus()
+        .build();
+  }
+
   /** The launcher pod's main container runs (the gate has opened). */
   void launcherRunning(String name, String container) {
     edit(
@@ -342,15 +554,7 @@ final class ApiStandIn implements AutoCloseable {
             new PodBuilder(p)
                 .editStatus()
                 .withPhase("Running")
-                .withContainerStatuses(
-                    new ContainerStatusBuilder()
-                        .withName(container)
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewRunning()
-                        .endRunning()
-                        .endState()
-                        .build())
+                .withContainerStatuses(running(container, 0))
                 .endStatus()
                 .build());
   }
@@ -367,16 +571,7 @@ final class ApiStandIn implements AutoCloseable {
         p ->
             new PodBuilder(p)
                 .editStatus()
-                .withContainerStatuses(
-                    new ContainerStatusBuilder()
-                        .withName(container)
-                        .withRestartCount(0)
-                        .withNewState()
-                        .withNewTerminated()
-                        .withExitCode(code)
-                        .endTerminated()
-                        .endState()
-                        .build())
+                .withContainerStatuses(terminated(container, code))
                 .endStatus()
                 .build());
   }
@@ -397,8 +592,17 @@ final class ApiStandIn implements AutoCloseable {
       boolean signals =
           (agent != null && agent.startsWith(ApiClients.USER_AGENT))
               || !"GET".equals(request.getMethod());
+      // Read without consuming it: the CRUD dispatcher and the scale handler read it afterwards.
+      String body =
+          request.getBody() == null
+              ? null
+              : new String(request.getBody().getBytes(), java.nio.charset.StandardCharsets.UTF_8);
       try {
-        return answer(request);
+        MockResponse response = answer(request);
+        if (response.code() < 300) {
+          recordFields(request, body);
+        }
+        return response;
       } finally {
         if (signals) {
           Eventually.changed();
@@ -419,13 +623,17 @@ final class ApiStandIn implements AutoCloseable {
       if (down.get()) {
         return status(503, "ServiceUnavailable", "the API is down (test)");
       }
+      requests.add(new String[] {agent, request.getMethod(), path});
       RoleCheck check = role;
-      if (check != null) {
-        String refused = check.refuses(request.getMethod(), path);
-        if (refused != null) {
-          denied.add(refused);
-          return status(403, "Forbidden", "not granted by the Role: " + refused);
-        }
+      String refused =
+          check != null
+              ? check.refuses(request.getMethod(), path)
+              : withoutRole != null
+                  ? null
+                  : request.getMethod() + " " + path + " (no Role: the test set none)";
+      if (refused != null) {
+        denied.add(refused);
+        return status(403, "Forbidden", "not granted by the Role: " + refused);
       }
       if (path.contains("/scale")) {
         String name = path.replaceAll(".*/statefulsets/([^/]+)/scale.*", "$1");

@@ -190,6 +190,13 @@ final class KubeletStandIn {
     if (v.getEmptyDir() != null) {
       return;
     }
+    if (v.getProjected() != null) {
+      // A ServiceAccount token, the CA, the namespace: the kubeconfig below authenticates
+      // instead (the stand-in checks no token), so the files only have to exist.
+      Files.writeString(to.resolve("token"), "stand-in\n");
+      Files.writeString(to.resolve("namespace"), pod.getMetadata().getNamespace());
+      return;
+    }
     if (v.getConfigMap() == null) {
       throw new IllegalArgumentException("no stand-in for volume " + v.getName());
     }

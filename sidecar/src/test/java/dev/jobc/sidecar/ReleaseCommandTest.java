@@ -2,6 +2,7 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -21,8 +22,12 @@ class ReleaseCommandTest {
 
   @BeforeEach
   void start() {
-    api = new ApiStandIn();
     termination = new Termination();
+  }
+
+  /** The stand-in API under the launcher Role jobc renders for DGLJob {@code g}. */
+  private void api(WorkerKind workers) {
+    api = new ApiStandIn().under(RenderedJob.dgl("g", 2, workers).role("g-launcher"));
   }
 
   @AfterEach
@@ -66,6 +71,7 @@ class ReleaseCommandTest {
 
   @Test
   void aFinishedLauncherScalesTheWorkerStatefulSetToZeroAtTheStop() throws Exception {
+    api(WorkerKind.STATEFUL_SET);
     api.create(launcher(0));
     var running =
         run(
@@ -94,6 +100,7 @@ class ReleaseCommandTest {
 
   @Test
   void aFailedLauncherDeletesTheWorkerPodsBySelector() throws Exception {
+    api(WorkerKind.PODS);
     api.create(launcher(2));
     for (int i = 0; i < 2; i++) {
       api.create(

@@ -38,7 +38,9 @@ public final class SidecarBench {
     int flips = Integer.parseInt(args[3]);
     boolean smoke = args.length > 4 && args[4].equals("smoke");
     Path dir = Files.createTempDirectory("jobc-sidecar-bench");
-    try (ApiStandIn api = new ApiStandIn()) {
+    try (ApiStandIn api =
+        new ApiStandIn()
+            .withoutRole("a footprint benchmark: what run may do is tested elsewhere")) {
       api.create(ApiStandIn.launcher("pi"));
       // Another job's worker, outside the sidecar's selector: flipped once before the timed
       // flips, so that the first of them does not include this process' own first PATCH.

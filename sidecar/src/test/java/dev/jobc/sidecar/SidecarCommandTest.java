@@ -46,9 +46,9 @@ class SidecarCommandTest {
                 "--job",
                 "mnist",
                 "--self",
-                "mnist-chief-0",
+                "Chief:mnist-chief-0",
                 "--restart-policy",
-                "chief=Never"))
+                "Chief=Never"))
         .startsWith(NO_POD + "\n");
     assertThat(
             usageError(
@@ -74,9 +74,9 @@ class SidecarCommandTest {
             "--job",
             "m",
             "--self",
-            "m-chief-0",
+            "Chief:m-chief-0",
             "--restart-policy",
-            "chief=Never",
+            "Chief=Never",
             "--namespace",
             "opt-ns");
     assertThat(tf.settings().namespace()).isEqualTo("opt-ns");

@@ -527,9 +527,10 @@ class SidecarImageIT {
   }
 
   /**
-   * A TFJob rendered by jobc, its chief's sidecar run as kubelet would: the chief's tensorflow
-   * container exits 0, so the job has succeeded (training-operator's {@code UpdateJobStatus}); the
-   * sidecar records that, stops the still-running parameter server by deleting its Job, keeps the
+   * A TFJob rendered by jobc, its chief's sidecar run as kubelet would, under the Role jobc
+   * rendered: the chief's tensorflow container exits 0, so the job has succeeded
+   * (training-operator's {@code UpdateJobStatus}); the sidecar records that, stops the
+   * still-running parameter server by suspending its Job (nothing rendered is deleted), keeps the
    * finished worker's, and exits 0 on SIGTERM.
    */
   @Test
@@ -564,15 +565,41 @@ class SidecarImageIT {
                       - name: tensorflow
                         image: example.com/tf:2.15
             """);
+    api.under(named(objects, Role.class, "mnist-sidecar")).rendered(objects);
     Map<String, Pod> pods = new TreeMap<>();
     for (HasMetadata o : objects) {
       if (o instanceof Job replica) {
-        // The replica's Job exists, and the pod its controller made from the template.
-        api.admin.batch().v1().jobs().inNamespace(ns).resource(replica).create();
+        // The replica's Job exists, and the pod its controller made from the template; the
+        // worker has finished, and its Job says so.
+        String uid = createJob(replica, false);
         String name = replica.getMetadata().getName();
-        String phase = name.endsWith("-worker-0") ? "Succeeded" : "Running";
+        boolean done = name.endsWith("-worker-0");
+        if (done) {
+          api.admin
+              .batch()
+              .v1()
+              .jobs()
+              .inNamespace(ns)
+              .withName(name)
+              .edit(
+                  j ->
+                      new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder(j)
+                          .withNewStatus()
+                          .addNewCondition()
+                          .withType("Complete")
+                          .withStatus("True")
+                          .endCondition()
+                          .endStatus()
+                          .build());
+        }
         Pod pod =
-            pod(replica.getSpec().getTemplate(), ns, name + "-q8x4z", "10.0.3.1", phase, null);
+            pod(
+                replica.getSpec().getTemplate(),
+                ns,
+                name + "-q8x4z",
+                "10.0.3.1",
+                done ? "Succeeded" : "Running",
+                null);
         pod.getMetadata()
             .getOwnerReferences()
             .add(
@@ -580,7 +607,7 @@ class SidecarImageIT {
                     .withApiVersion("batch/v1")
                     .withKind("Job")
                     .withName(name)
-                    .withUid(name + "-uid")
+                    .withUid(uid)
                     .withController(true)
                     .build());
         create(pod);
@@ -592,23 +619,39 @@ class SidecarImageIT {
     KubeletStandIn kubelet =
         new KubeletStandIn(image, dir.resolve("chief"), chief, List.of(), api.url());
     Process sidecar = start(kubelet, Naming.SIDECAR, "tfjob");
-    until("the sidecar watches", () -> api.openWatches() == 1, sidecar);
+    until("the sidecar watches its pods and Jobs", () -> api.openWatches() == 2, sidecar);
 
     api.launcherEnded(ns, chief.getMetadata().getName(), "tensorflow", 0);
     until(
-        "the parameter server's Job deleted",
+        "the parameter server's Job suspended",
         () ->
-            api.admin.batch().v1().jobs().inNamespace(ns).list().getItems().stream()
-                .map(j -> j.getMetadata().getName())
-                .sorted()
-                .toList()
-                .equals(List.of("mnist-chief-0", "mnist-worker-0")),
+            Boolean.TRUE.equals(
+                api.admin
+                    .batch()
+                    .v1()
+                    .jobs()
+                    .inNamespace(ns)
+                    .withName("mnist-ps-0")
+                    .get()
+                    .getSpec()
+                    .getSuspend()),
+        sidecar);
+    until(
+        "both Events recorded",
+        () -> api.admin.v1().events().inNamespace(ns).list().getItems().size() == 2,
         sidecar);
     printPeakRss("tfjob", sidecar, kubelet, Naming.SIDECAR);
     sidecar.destroy();
     assertThat(sidecar.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
     assertThat(sidecar.exitValue()).as("exit code after SIGTERM").isZero();
 
+    assertThat(
+            api.admin.batch().v1().jobs().inNamespace(ns).list().getItems().stream()
+                .map(j -> j.getMetadata().getName())
+                .sorted()
+                .toList())
+        .as("nothing deleted")
+        .containsExactly("mnist-chief-0", "mnist-ps-0", "mnist-worker-0");
     List<Event> events = api.admin.v1().events().inNamespace(ns).list().getItems();
     assertThat(events)
         .extracting(Event::getReason, Event::getMessage)
@@ -616,10 +659,19 @@ class SidecarImageIT {
             org.assertj.core.groups.Tuple.tuple(
                 "TFJobSucceeded", "TFJob team/mnist successfully completed."),
             org.assertj.core.groups.Tuple.tuple(
-                "ReplicasStopped",
-                "cleanPodPolicy None: stopped mnist-ps-0; kept the finished mnist-worker-0"));
+                "ReplicasStopped", "cleanPodPolicy None: suspended mnist-ps-0"));
+    String chiefJob =
+        api.admin
+            .batch()
+            .v1()
+            .jobs()
+            .inNamespace(ns)
+            .withName("mnist-chief-0")
+            .get()
+            .getMetadata()
+            .getUid();
     assertThat(events)
-        .allSatisfy(e -> assertThat(e.getInvolvedObject().getUid()).isEqualTo("mnist-chief-0-uid"));
+        .allSatisfy(e -> assertThat(e.getInvolvedObject().getUid()).isEqualTo(chiefJob));
   }
 
   private static List<String> sidecarInits(Pod pod) {

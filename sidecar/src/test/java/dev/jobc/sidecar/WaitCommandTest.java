@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobc.conventions.DglNaming;
+import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
@@ -40,7 +41,9 @@ class WaitCommandTest {
 
   @BeforeEach
   void start() {
-    api = new ApiStandIn();
+    // wait runs in a DGLJob's launcher and partitioner; reading pods, both Roles grant.
+    api =
+        new ApiStandIn().under(RenderedJob.dgl("t", 2, WorkerKind.STATEFUL_SET).role("t-launcher"));
     fileEvents = Eventually.watching(dir);
   }
 
@@ -269,6 +272,7 @@ class WaitCommandTest {
   /** dgl-operator creates the workers in phase Partitioned: the StatefulSet goes from 0 to 3. */
   @Test
   void scalesTheWorkersOnlyOnceThePartitionerHasSucceeded() {
+    api.under(RenderedJob.dgl("up", 3, WorkerKind.STATEFUL_SET).role("up-launcher"));
     api.create(started("up-partitioner", true, false));
     int before = api.scalePatches.size();
     CompletableFuture<Integer> code =
@@ -321,6 +325,7 @@ class WaitCommandTest {
   /** Bare worker pods: jobc's scheduling gate goes, any other (Kueue's, say) stays. */
   @Test
   void liftsJobcsSchedulingGateOnlyOnceThePartitionerHasSucceeded() {
+    api.under(RenderedJob.dgl("g", 2, WorkerKind.PODS).role("g-launcher"));
     api.create(started("g-partitioner", true, false));
     for (int i = 0; i < 2; i++) {
       api.create(
