@@ -15,10 +15,11 @@ import java.util.Map;
  * Always never has ended pods, so Running and All do the same); bare worker pods are deleted.
  */
 final class WorkerCleanup {
-  /** Attempts and first back-off for one clean-up; the API may be briefly unavailable. */
-  static final int ATTEMPTS = 4;
-
-  static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
+  /**
+   * How long one clean-up goes on attempting (see {@link Attempts}): far beyond an API server's
+   * restart. After SIGTERM the pod's grace period ends it sooner.
+   */
+  static final Duration LONGEST = Duration.ofHours(1);
 
   private final KubernetesClient client;
   private final String namespace;
@@ -59,29 +60,26 @@ final class WorkerCleanup {
       Map<String, String> workerLabels,
       Termination termination)
       throws InterruptedException {
-    RuntimeException last = null;
-    Duration backoff = FIRST_BACKOFF;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try {
-        if (workerSet != null) {
-          scale.scale(workerSet, 0);
-          return new Result(
-              true, "WorkersScaledDown", why + ": StatefulSet " + workerSet + " scaled to 0");
-        }
-        List<String> deleted = deletePods(policy, workerLabels);
-        return new Result(
-            true,
-            "WorkersDeleted",
-            why + ": deleted " + (deleted.isEmpty() ? "no pods" : String.join(", ", deleted)));
-      } catch (RuntimeException e) {
-        last = e;
-        Log.info("clean-up attempt " + attempt + " failed: " + PodWatch.describe(e));
-        if (attempt < ATTEMPTS && !termination.awaitStop(backoff)) {
-          backoff = backoff.multipliedBy(2);
-        }
-      }
+    try {
+      return Attempts.until(
+          "releasing the workers",
+          LONGEST,
+          termination,
+          () -> {
+            if (workerSet != null) {
+              scale.scale(workerSet, 0);
+              return new Result(
+                  true, "WorkersScaledDown", why + ": StatefulSet " + workerSet + " scaled to 0");
+            }
+            List<String> deleted = deletePods(policy, workerLabels);
+            return new Result(
+                true,
+                "WorkersDeleted",
+                why + ": deleted " + (deleted.isEmpty() ? "no pods" : String.join(", ", deleted)));
+          });
+    } catch (RuntimeException e) {
+      return new Result(false, "CleanupFailed", why + ": not applied: " + PodWatch.describe(e));
     }
-    return new Result(false, "CleanupFailed", why + ": not applied: " + PodWatch.describe(last));
   }
 
   private List<String> deletePods(String policy, Map<String, String> workerLabels) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 
 /**
  * Starts a DGLJob's workers once its partitioner has succeeded, as dgl-operator creates them only
@@ -18,10 +19,11 @@ import java.util.List;
  * is harmless.
  */
 final class WorkerStart {
-  /** Attempts and first back-off; the API may be briefly unavailable. */
-  static final int ATTEMPTS = 4;
-
-  static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
+  /**
+   * How long the start goes on attempting (see {@link Attempts}): partitioning may have taken
+   * hours, and an API server that is restarting or overloaded must not throw that away.
+   */
+  static final Duration LONGEST = Duration.ofHours(1);
 
   private final KubernetesClient client;
   private final String namespace;
@@ -37,31 +39,31 @@ final class WorkerStart {
    */
   String start(String statefulSet, int replicas, List<String> pods, Termination termination)
       throws InterruptedException {
-    RuntimeException last = null;
-    Duration backoff = FIRST_BACKOFF;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try {
-        if (statefulSet != null) {
-          new WorkerScale(client, namespace).scale(statefulSet, replicas);
-          Log.info("scaled StatefulSet " + statefulSet + " to " + replicas);
-        }
-        for (String pod : pods) {
-          ungate(pod);
-        }
-        if (!pods.isEmpty()) {
-          Log.info("removed scheduling gate " + DglNaming.PARTITIONED_GATE + ": " + pods);
-        }
-        return null;
-      } catch (RuntimeException e) {
-        last = e;
-        Log.info("starting the workers, attempt " + attempt + " failed: " + PodWatch.describe(e));
-        if (attempt < ATTEMPTS && termination.awaitStop(backoff)) {
-          break;
-        }
-        backoff = backoff.multipliedBy(2);
-      }
+    try {
+      return Attempts.until(
+          "starting the workers",
+          LONGEST,
+          termination,
+          () -> {
+            if (termination.stopRequested()) {
+              // The pod is stopping: its release sidecar is about to let the workers go.
+              throw new CancellationException("stopped (SIGTERM)");
+            }
+            if (statefulSet != null) {
+              new WorkerScale(client, namespace).scale(statefulSet, replicas);
+              Log.info("scaled StatefulSet " + statefulSet + " to " + replicas);
+            }
+            for (String pod : pods) {
+              ungate(pod);
+            }
+            if (!pods.isEmpty()) {
+              Log.info("removed scheduling gate " + DglNaming.PARTITIONED_GATE + ": " + pods);
+            }
+            return null;
+          });
+    } catch (RuntimeException e) {
+      return "could not start the workers: " + PodWatch.describe(e);
     }
-    return "could not start the workers: " + PodWatch.describe(last);
   }
 
   private void ungate(String name) {

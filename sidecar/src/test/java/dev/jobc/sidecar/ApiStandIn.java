@@ -1,5 +1,8 @@
 package dev.jobc.sidecar;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -22,6 +25,8 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -52,6 +57,9 @@ final class ApiStandIn implements AutoCloseable {
   final AtomicInteger watchRequests = new AtomicInteger();
   final AtomicInteger scaleFailures = new AtomicInteger();
 
+  /** The sidecar's reads of a scale subresource. */
+  final AtomicInteger scaleReads = new AtomicInteger();
+
   /** How long the answer to a scale patch takes (a slow API server); none by default. */
   volatile Duration scaleDelay = Duration.ZERO;
 
@@ -69,15 +77,44 @@ final class ApiStandIn implements AutoCloseable {
   /** When set, the sidecar's requests are checked against these rules, as RBAC would. */
   volatile RoleCheck role;
 
+  /**
+   * The sidecar's requests with {@code dryRun=All}, as {@code METHOD path}: answered, not applied.
+   */
+  final List<String> dryRuns = new CopyOnWriteArrayList<>();
+
+  /** The paths of the sidecar's pod lists (first pages and later ones). */
+  final List<String> podLists = new CopyOnWriteArrayList<>();
+
   /** The sidecar's requests the {@link #role} denied (answered 403). */
   final List<String> denied = new CopyOnWriteArrayList<>();
 
   final KubernetesClient admin;
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The list the last first page was taken from; later pages come from it. */
+  private volatile ObjectNode lastPaged;
+
   /** How often {@link #retrying} sends one of the stand-in's own requests. */
   private static final int ADMIN_ATTEMPTS = 3;
 
+  /** Where pods live instead of the CRUD mock, or {@code null} (see {@link #withPodTable}). */
+  final PodTable podTable;
+
   ApiStandIn() {
+    this(null);
+  }
+
+  /**
+   * A stand-in whose pods live in a {@link PodTable}: for thousands of realistic pods, which the
+   * CRUD mock cannot serve in time. The stand-in's own pod changes go to the table directly.
+   */
+  static ApiStandIn withPodTable() {
+    return new ApiStandIn(new PodTable());
+  }
+
+  private ApiStandIn(PodTable podTable) {
+    this.podTable = podTable;
     server =
         new KubernetesMockServer(
             new Context(new com.fasterxml.jackson.databind.ObjectMapper()),
@@ -136,7 +173,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   int openWatches() {
-    return watches.size();
+    return podTable != null ? podTable.openWatches() : watches.size();
   }
 
   @Override
@@ -170,6 +207,11 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   static Pod launcher(String job) {
+    return launcher(job, "Never");
+  }
+
+  /** The launcher pod of {@code job}'s Job with restart policy {@code policy}, Pending. */
+  static Pod launcher(String job, String policy) {
     return new PodBuilder()
         .withNewMetadata()
         .withName(job + "-launcher-abcde")
@@ -189,12 +231,40 @@ final class ApiStandIn implements AutoCloseable {
                 .build())
         .endMetadata()
         .withNewSpec()
-        .withRestartPolicy("Never")
+        .withRestartPolicy(policy)
         .endSpec()
         .withNewStatus()
         .withPhase("Pending")
         .endStatus()
         .build();
+  }
+
+  /**
+   * The pod is being deleted (evicted, preempted, drained or deleted): deleted while a finalizer
+   * holds it, so that the API keeps it with its deletion timestamp, as during a graceful deletion.
+   */
+  void deleting(String name) {
+    edit(
+        NS,
+        name,
+        p ->
+            new PodBuilder(p)
+                .editMetadata()
+                .addToFinalizers("test/graceful")
+                .endMetadata()
+                .build());
+    if (podTable != null) {
+      podTable.edit(
+          name,
+          p ->
+              new PodBuilder(p)
+                  .editMetadata()
+                  .withDeletionTimestamp("2026-11-26T08:00:00Z")
+                  .endMetadata()
+                  .build());
+      return;
+    }
+    retrying(() -> admin.pods().inNamespace(NS).withName(name).delete());
   }
 
   /**
@@ -262,6 +332,10 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void create(Pod pod) {
+    if (podTable != null) {
+      podTable.put(pod);
+      return;
+    }
     // createOr(update): when the mock server stalls (mockwebserver 7.8.0 can hold its event loop
     // for a minute around a closing watch), the client retries a create that did succeed, and a
     // plain create would then fail the test with "already exists".
@@ -301,6 +375,10 @@ final class ApiStandIn implements AutoCloseable {
    * edit sets an absolute state, so applying it twice is harmless.
    */
   private void edit(String namespace, String name, UnaryOperator<Pod> change) {
+    if (podTable != null) {
+      podTable.edit(name, change);
+      return;
+    }
     retrying(() -> admin.pods().inNamespace(namespace).withName(name).edit(change));
   }
 
@@ -382,6 +460,10 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void delete(String name) {
+    if (podTable != null) {
+      podTable.delete(name);
+      return;
+    }
     retrying(() -> admin.pods().inNamespace(NS).withName(name).delete());
   }
 
@@ -408,8 +490,9 @@ final class ApiStandIn implements AutoCloseable {
 
     private MockResponse answer(RecordedRequest request) {
       String agent = request.getHeader("User-Agent");
+      boolean table = podTable != null && PodTable.serves(request.getPath());
       if (agent == null || !agent.startsWith(ApiClients.USER_AGENT)) {
-        return crud.dispatch(request);
+        return table ? podTable.answer(request) : crud.dispatch(request);
       }
       String path = request.getPath();
       boolean watch = path.contains("watch=true");
@@ -427,6 +510,17 @@ final class ApiStandIn implements AutoCloseable {
           return status(403, "Forbidden", "not granted by the Role: " + refused);
         }
       }
+      if (!watch && "GET".equals(request.getMethod()) && path.matches(".*/pods(\\?.*)?")) {
+        podLists.add(path);
+      }
+      if (path.contains("dryRun=All")) {
+        // Checked and answered, changing nothing, as the API server does.
+        dryRuns.add(request.getMethod() + " " + path);
+        String body = request.getUtf8Body();
+        return new MockResponse()
+            .setResponseCode(200)
+            .setBody(body == null || body.isEmpty() ? "{}" : body);
+      }
       if (path.contains("/scale")) {
         String name = path.replaceAll(".*/statefulsets/([^/]+)/scale.*", "$1");
         if ("PATCH".equals(request.getMethod())) {
@@ -443,6 +537,7 @@ final class ApiStandIn implements AutoCloseable {
           // The mock schedules a timer for any delay it is given, and rejects one of 0 ms.
           return scaleDelay.isZero() ? scaled : scaled.setBodyDelay(scaleDelay);
         }
+        scaleReads.incrementAndGet();
         Integer replicas = scales.get(name);
         return replicas == null
             ? status(404, "NotFound", "statefulsets.apps \\\"" + name + "\\\" not found")
@@ -463,7 +558,16 @@ final class ApiStandIn implements AutoCloseable {
                 });
       }
       if (!watch && "GET".equals(request.getMethod()) && path.contains("/pods?")) {
-        lists.incrementAndGet();
+        // A list is its first page; later pages continue it.
+        if (!path.contains("continue=")) {
+          lists.incrementAndGet();
+        }
+        if (path.contains("limit=") && !table) {
+          return page(request);
+        }
+      }
+      if (table) {
+        return podTable.answer(request);
       }
       MockResponse response = crud.dispatch(request);
       WebSocketListener inner = response.getWebSocketListener();
@@ -471,6 +575,62 @@ final class ApiStandIn implements AutoCloseable {
         return response.withWebSocketUpgrade(new Tracked(inner));
       }
       return response;
+    }
+
+    /**
+     * A list in pages, as the API server serves {@code limit} and {@code continue} (the CRUD mock
+     * ignores both): the first page takes a snapshot of the whole list, the continue token names
+     * that snapshot and the offset of the next page, and the last page has no token.
+     */
+    private MockResponse page(RecordedRequest request) {
+      String path = request.getPath();
+      int limit = Integer.parseInt(query(path, "limit"));
+      String token = query(path, "continue");
+      ObjectNode list;
+      int offset = 0;
+      if (token == null) {
+        MockResponse all = crud.dispatch(request);
+        if (all.code() != 200) {
+          return all;
+        }
+        try {
+          list = (ObjectNode) JSON.readTree(all.getBody().readUtf8());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        lastPaged = list;
+      } else {
+        list = lastPaged;
+        offset = Integer.parseInt(token);
+      }
+      ArrayNode items = (ArrayNode) list.get("items");
+      ObjectNode page = list.deepCopy();
+      ArrayNode pageItems = page.putArray("items");
+      int end = Math.min(items.size(), offset + limit);
+      for (int i = offset; i < end; i++) {
+        pageItems.add(items.get(i));
+      }
+      ObjectNode meta = page.withObject("/metadata");
+      if (end < items.size()) {
+        meta.put("continue", Integer.toString(end));
+      } else {
+        meta.remove("continue");
+      }
+      return new MockResponse().setResponseCode(200).setBody(page.toString());
+    }
+
+    private static String query(String path, String name) {
+      int q = path.indexOf('?');
+      if (q < 0) {
+        return null;
+      }
+      for (String param : path.substring(q + 1).split("&")) {
+        if (param.startsWith(name + "=")) {
+          return java.net.URLDecoder.decode(
+              param.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
+        }
+      }
+      return null;
     }
 
     private static String scale(int replicas) {

@@ -170,6 +170,11 @@ class LauncherSidecarTest {
   }
 
   private void runSidecar(int readyWorkers, String workerSet, String policy, int workerReplicas) {
+    runSidecar(readyWorkers, workerSet, policy, workerReplicas, 0);
+  }
+
+  private void runSidecar(
+      int readyWorkers, String workerSet, String policy, int workerReplicas, int maxWorkers) {
     api.role = RoleCheck.of(renderedRole(workerSet == null));
     var settings =
         new LauncherSidecar.Settings(
@@ -184,6 +189,7 @@ class LauncherSidecarTest {
             workerSet,
             policy,
             workerReplicas,
+            maxWorkers,
             "mpi-launcher",
             dir.resolve("config"),
             dir.resolve("out"),
@@ -450,6 +456,7 @@ class LauncherSidecarTest {
 
   @Test
   void aFailedLauncherThatMayBeRetriedKeepsTheWorkers() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     runSidecar(1, "pi-worker", "All", 0);
@@ -653,5 +660,125 @@ class LauncherSidecarTest {
     runSidecar(1, "pi-worker", "Running", 1);
     api.down.set(false);
     Eventually.until("scaled up", () -> Integer.valueOf(1).equals(api.scales.get("pi-worker")));
+  }
+
+  /**
+   * An OnFailure launcher (v2beta1's default) evicted, preempted, drained or deleted on its last
+   * retry: the pod ends Failed and the Job controller fails the Job, but only once this sidecar has
+   * exited, so the sidecar must count it itself. It kept the workers ("kubelet restarts it").
+   */
+  @Test
+  void anOnFailureLauncherDeletedOnItsLastRetryReleasesTheWorkers() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 1, 1, false, null));
+    api.create(ApiStandIn.launcher(JOB, "OnFailure"));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherRunning(LAUNCHER_POD, "mpi-launcher");
+    api.deleting(LAUNCHER_POD);
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scales).containsEntry("pi-worker", 0);
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersScaledDown".equals(e.getReason())
+                    && e.getMessage()
+                        .equals(
+                            "launcher pod deleted or evicted, failure 2 of backoffLimit 1: no"
+                                + " retry left; cleanPodPolicy Running: StatefulSet pi-worker"
+                                + " scaled to 0"));
+  }
+
+  /** With retries left, the Job makes a new launcher pod: the workers stay for it. */
+  @Test
+  void anOnFailureLauncherDeletedWithRetriesLeftKeepsTheWorkers() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB, "OnFailure"));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherRunning(LAUNCHER_POD, "mpi-launcher");
+    api.deleting(LAUNCHER_POD);
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scalePatches).isEmpty();
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersKept".equals(e.getReason())
+                    && e.getMessage()
+                        .startsWith(
+                            "launcher pod deleted or evicted, failure 1 of backoffLimit 6: the"
+                                + " Job retries"));
+  }
+
+  /**
+   * The clean-up goes on through an API outage longer than the four attempts (about 2 s) it used to
+   * make: here five failed patches, answered again after about 8 s.
+   */
+  @Test
+  void theCleanUpOutlastsAnApiOutageOfMoreThanFourAttempts() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.scaleFailures.set(5);
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
+    Eventually.until("scaled to 0", () -> Integer.valueOf(0).equals(api.scales.get("pi-worker")));
+    assertThat(api.scaleFailures).hasValue(0);
+    Eventually.until(
+        "WorkersScaledDown event",
+        () -> events().stream().anyMatch(e -> "WorkersScaledDown".equals(e.getReason())));
+  }
+
+  /**
+   * kubelet restarts a native sidecar that exited; the gate it opened stays open (the ready file is
+   * in the pod's emptyDir) and is not reported again.
+   */
+  @Test
+  void aRestartedSidecarDoesNotReportTheGateAgain() throws Exception {
+    Files.writeString(dir.resolve("ready"), "ready\n");
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "None", 0);
+    Eventually.equals("worker 0 seen", script(0), this::discoverHosts);
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(events()).noneMatch(e -> "WorkersReady".equals(e.getReason()));
+  }
+
+  /**
+   * Workers at or past the largest size the job may have (jobc.dev/max-replicas, or the workers):
+   * the Role grants no exec into them, so discover_hosts.sh must not offer them to Horovod.
+   */
+  @Test
+  void workersPastTheLargestSizeAreLeftOutOfDiscoverHosts() {
+    api.create(ApiStandIn.launcher(JOB));
+    for (int i = 0; i < 4; i++) {
+      api.create(ApiStandIn.worker(JOB, i, true, "10.0.0." + i));
+    }
+    runSidecar(1, "pi-worker", "None", 0, 2);
+    Eventually.equals("workers 0 and 1 only", script(0, 1), this::discoverHosts);
+    api.setReady("pi-worker-3", false);
+    api.setReady("pi-worker-1", false);
+    Eventually.equals("worker 0 only", script(0), this::discoverHosts);
+  }
+
+  /** The watch lists the job's pods only, in pages, never the whole namespace. */
+  @Test
+  void theWatchListsTheJobsPodsInPages() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "None", 0);
+    Eventually.equals("worker 0 seen", script(0), this::discoverHosts);
+    assertThat(api.podLists)
+        .isNotEmpty()
+        .allSatisfy(
+            p ->
+                assertThat(java.net.URLDecoder.decode(p, java.nio.charset.StandardCharsets.UTF_8))
+                    .contains("labelSelector=")
+                    .contains("training.kubeflow.org/job-name=pi")
+                    .contains("limit=" + PodWatch.LIST_PAGE));
   }
 }

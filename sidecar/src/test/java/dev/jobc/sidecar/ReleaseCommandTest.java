@@ -2,9 +2,19 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.conventions.DglNaming;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -14,7 +24,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 
-/** {@code release} beside a DGLJob launcher: the workers go when the launcher pod stops. */
+/**
+ * {@code release} beside a DGLJob launcher, as jobc renders it (the container's arguments and the
+ * launcher's Role, which the stand-in enforces): the workers go when the launcher pod stops.
+ */
 class ReleaseCommandTest {
   ApiStandIn api;
   Termination termination;
@@ -28,16 +41,84 @@ class ReleaseCommandTest {
   @AfterEach
   void stop() {
     api.close();
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
   }
 
-  private CompletableFuture<Integer> run(String... args) {
+  /** The objects jobc renders for DGLJob {@code g} with {@code cleanPodPolicy} and workers. */
+  private static List<HasMetadata> render(String cleanPodPolicy, WorkerKind workers) {
+    String job =
+        """
+        apiVersion: qihoo.net/v1alpha1
+        kind: DGLJob
+        metadata: {name: g, namespace: team}
+        spec:
+          partitionMode: DGL-API
+          cleanPodPolicy: %s
+          dglReplicaSpecs:
+            Launcher:
+              replicas: 1
+              template:
+                spec:
+                  containers:
+                  - {name: graphsage, image: dgl, command: [dglrun], args: [--num-partitions, "2"]}
+            Worker:
+              replicas: 2
+              template:
+                spec:
+                  containers: [{name: graphsage, image: dgl}]
+        """
+            .formatted(cleanPodPolicy);
+    CompileResult result =
+        new dev.jobc.ManifestCompiler()
+            .compile(
+                List.of(new Source("g.yaml", job)),
+                CompileOptions.defaults().with(OptionTable.WORKERS, workers));
+    assertThat(result.diagnostics()).isEmpty();
+    List<HasMetadata> out = new ArrayList<>();
+    result.objects().forEach(o -> out.add(SidecarImageIT.YAML.unmarshal(o.yaml())));
+    return out;
+  }
+
+  /**
+   * Runs the rendered {@code jobc-release-workers} under the rendered launcher Role; returns once
+   * it has warmed up and waits for the stop.
+   */
+  private CompletableFuture<Integer> run(List<HasMetadata> objects) {
+    Pod launcher = named(objects, Pod.class, "g-launcher");
+    api.role = RoleCheck.of(named(objects, Role.class, "g-launcher"));
+    Container release =
+        launcher.getSpec().getInitContainers().stream()
+            .filter(c -> c.getName().equals(DglNaming.WORKER_RELEASE))
+            .findFirst()
+            .orElseThrow();
     ReleaseCommand command =
         new ReleaseCommand(
             termination,
             api::sidecarClient,
             Map.of("POD_NAMESPACE", ApiStandIn.NS, "POD_NAME", "g-launcher"));
     CommandLine cli = new CommandLine(command);
-    return CompletableFuture.supplyAsync(() -> cli.execute(args));
+    List<String> args = release.getArgs().subList(1, release.getArgs().size());
+    int events = api.dryRuns.size();
+    CompletableFuture<Integer> code =
+        CompletableFuture.supplyAsync(() -> cli.execute(args.toArray(String[]::new)));
+    // The warm-up's dry-run Event is its last request before it waits for the stop.
+    Eventually.until(
+        "warmed up",
+        () ->
+            code.isDone()
+                || api.dryRuns.stream().skip(events).anyMatch(r -> r.contains("/events")));
+    assertThat(code).as("waiting for the stop").isNotDone();
+    return code;
+  }
+
+  private static <T extends HasMetadata> T named(
+      List<HasMetadata> objects, Class<T> type, String name) {
+    return objects.stream()
+        .filter(type::isInstance)
+        .map(type::cast)
+        .filter(o -> o.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static Pod launcher(int exitCode) {
@@ -67,15 +148,14 @@ class ReleaseCommandTest {
   @Test
   void aFinishedLauncherScalesTheWorkerStatefulSetToZeroAtTheStop() throws Exception {
     api.create(launcher(0));
-    var running =
-        run(
-            "--container",
-            "graphsage",
-            "--clean-pod-policy",
-            "Running",
-            "--worker-set",
-            "g-worker");
+    api.scales.put("g-worker", 2);
+    var running = run(render("Running", WorkerKind.STATEFUL_SET));
+    // Warmed up by dry runs: checked by the API server, nothing changed, no Event.
+    assertThat(api.dryRuns)
+        .anyMatch(r -> r.startsWith("PATCH /apis/apps/v1/namespaces/team/statefulsets/g-worker/"));
     assertThat(api.scalePatches).as("nothing before the stop").isEmpty();
+    assertThat(api.scales).containsEntry("g-worker", 2);
+    assertThat(events()).isEmpty();
     termination.requestStop();
     assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
     assertThat(api.scales).containsEntry("g-worker", 0);
@@ -108,14 +188,8 @@ class ReleaseCommandTest {
               .endStatus()
               .build());
     }
-    var running =
-        run(
-            "--container",
-            "graphsage",
-            "--clean-pod-policy",
-            "All",
-            "--selector",
-            "dgl-replica-type=Worker,jobc.dev/job-name=g");
+    var running = run(render("All", WorkerKind.PODS));
+    assertThat(api.admin.pods().inNamespace(ApiStandIn.NS).list().getItems()).hasSize(3);
     termination.requestStop();
     assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
     assertThat(api.admin.pods().inNamespace(ApiStandIn.NS).list().getItems())
@@ -125,5 +199,18 @@ class ReleaseCommandTest {
         .extracting(Event::getMessage)
         .containsExactly(
             "launcher failed (exit code 2); cleanPodPolicy All: deleted g-worker-0, g-worker-1");
+  }
+
+  /** The release goes on through an API outage longer than the four attempts it used to make. */
+  @Test
+  void theReleaseOutlastsAnApiOutageOfMoreThanFourAttempts() throws Exception {
+    api.create(launcher(0));
+    api.scales.put("g-worker", 2);
+    var running = run(render("Running", WorkerKind.STATEFUL_SET));
+    api.scaleFailures.set(5);
+    termination.requestStop();
+    assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scales).containsEntry("g-worker", 0);
+    assertThat(api.scaleFailures).hasValue(0);
   }
 }

@@ -2,14 +2,9 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.ManifestCompiler;
 import dev.jobc.cli.ImageTar;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
-import dev.jobc.model.CompileResult;
-import dev.jobc.model.OutputObject;
-import dev.jobc.model.Source;
-import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -739,19 +734,10 @@ class SidecarImageIT {
   // Rendering.
 
   private static List<HasMetadata> render(String input) {
-    CompileResult result =
-        new ManifestCompiler()
-            .compile(List.of(new Source("job.yaml", input)), CompileOptions.defaults());
-    assertThat(result.diagnostics()).isEmpty();
-    List<HasMetadata> out = new ArrayList<>();
-    for (OutputObject o : result.objects()) {
-      out.add(YAML.unmarshal(o.yaml()));
-    }
-    return out;
+    return RenderedSidecar.render(input);
   }
 
-  private static <T extends HasMetadata> T named(
-      List<HasMetadata> objects, Class<T> type, String name) {
+  static <T extends HasMetadata> T named(List<HasMetadata> objects, Class<T> type, String name) {
     return objects.stream()
         .filter(type::isInstance)
         .map(type::cast)
@@ -771,14 +757,14 @@ class SidecarImageIT {
     return out.toString();
   }
 
-  private static <T extends HasMetadata> T find(List<HasMetadata> objects, Class<T> type) {
+  static <T extends HasMetadata> T find(List<HasMetadata> objects, Class<T> type) {
     List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
     assertThat(found).as(type.getSimpleName()).hasSize(1);
     return found.get(0);
   }
 
   /** A pod made from {@code template}, as a controller and the scheduler would leave it. */
-  private static Pod pod(
+  static Pod pod(
       PodTemplateSpec template, String ns, String name, String ip, String phase, Boolean ready) {
     PodBuilder b =
         new PodBuilder()
@@ -858,7 +844,7 @@ class SidecarImageIT {
   }
 
   /** Prints (does not assert) the process' peak resident set so far. */
-  private static void printPeakRss(String what, Process p, KubeletStandIn kubelet, String container)
+  static void printPeakRss(String what, Process p, KubeletStandIn kubelet, String container)
       throws IOException {
     long kib = peakRssKib(p);
     System.out.printf(
@@ -873,7 +859,7 @@ class SidecarImageIT {
   }
 
   /** Waits for {@code condition}; fails at once if the process has ended meanwhile. */
-  private static void until(String what, Check condition, Process process) throws Exception {
+  static void until(String what, Check condition, Process process) throws Exception {
     long end = System.nanoTime() + DEADLINE.toNanos();
     while (!condition.holds()) {
       if (!process.isAlive()) {
@@ -893,7 +879,7 @@ class SidecarImageIT {
   }
 
   /** The kernel's high-water mark of the process' resident set. */
-  private static long peakRssKib(Process p) throws IOException {
+  static long peakRssKib(Process p) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))) {
       if (line.startsWith("VmHWM:")) {
         return Long.parseLong(line.replaceAll("\\D+", ""));
@@ -928,7 +914,7 @@ class SidecarImageIT {
     return out.lines().toList();
   }
 
-  private static String read(Path file) {
+  static String read(Path file) {
     try {
       return Files.readString(file);
     } catch (IOException e) {
