@@ -189,8 +189,8 @@ public final class DglLauncherGenerator {
    * The native sidecar (an init container with {@code restartPolicy: Always}) that applies {@code
    * cleanPodPolicy} when the launcher pod ends. The launcher is a bare Pod with restart policy
    * Never, so any end is final: its main container ending (kubelet then stops the sidecar with
-   * SIGTERM), a failed wait, or the pod's deletion. The sidecar acts on SIGTERM, so it sends no
-   * request while the job runs.
+   * SIGTERM), a failed wait, or the pod's deletion. The sidecar acts on SIGTERM; before, at its
+   * start, it only reads its pod and sends the release once as a dry run (warm-up).
    */
   private static Container workerRelease(DglJobPlan plan, String mainContainer) {
     List<String> args =

@@ -153,7 +153,8 @@ public final class SidecarContainers {
   /**
    * The worker clean-up policy the sidecar applies. With workers in a StatefulSet (restart policy
    * Always) no worker pod ever ends by itself, so {@code Running} and {@code All} both scale it to
-   * 0, as mpi-operator v0.2's StatefulSet workers did; bare worker pods are deleted by name.
+   * 0, as mpi-operator v0.2's StatefulSet workers did; bare worker pods are ended by name (their
+   * {@code activeDeadlineSeconds} lowered to 1), never deleted.
    */
   static String cleanPodPolicy(MpiJobPlan plan) {
     String policy = plan.job().cleanPodPolicy();

@@ -97,7 +97,7 @@ final class LauncherSidecar {
     this.s = settings;
     this.termination = termination;
     this.events = new JobEvents(client, s.namespace(), Naming.launcher(s.job()), s.pod());
-    this.cleanup = new WorkerCleanup(client, s.namespace());
+    this.cleanup = new WorkerCleanup(client, s.namespace(), s.pod());
     this.scale = new WorkerScale(client, s.namespace());
     this.workerLabels = MpiLabels.roleSelector(s.era(), s.job(), MpiLabels.WORKER);
     // The ready file lives in the pod's emptyDir: after a restart of this container (kubelet

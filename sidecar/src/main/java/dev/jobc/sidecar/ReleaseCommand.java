@@ -155,7 +155,7 @@ final class ReleaseCommand extends SidecarCommand {
       Log.info("could not read the launcher pod: " + PodWatch.describe(e));
     }
     WorkerCleanup.Result r =
-        new WorkerCleanup(client, self.namespace())
+        new WorkerCleanup(client, self.namespace(), self.name())
             .apply(cleanPodPolicy, workerSet, labels, termination);
     events.record(
         r.ok() ? JobEvents.NORMAL : JobEvents.WARNING, r.reason(), outcome + "; " + r.message());

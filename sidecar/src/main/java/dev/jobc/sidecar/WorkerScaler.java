@@ -61,7 +61,7 @@ final class WorkerScaler {
     this.s = settings;
     this.termination = termination;
     this.scale = new WorkerScale(client, s.namespace());
-    this.cleanup = new WorkerCleanup(client, s.namespace());
+    this.cleanup = new WorkerCleanup(client, s.namespace(), s.pod());
     this.events = new JobEvents(client, s.namespace(), s.launcherJob(), s.pod());
   }
 
@@ -240,7 +240,7 @@ final class WorkerScaler {
         outcome.kind() == JobOutcome.Kind.SUSPENDED
             ? cleanup.suspend(s.workerSet(), s.workerLabels(), termination)
             : cleanup.apply(s.cleanPodPolicy(), s.workerSet(), s.workerLabels(), termination);
-    if (r.ok() && r.message().endsWith(": deleted no pods")) {
+    if (r.ok() && r.message().endsWith(": ended no pods")) {
       Log.info(outcome.description() + "; " + r.message());
       return;
     }

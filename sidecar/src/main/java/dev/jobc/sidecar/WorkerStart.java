@@ -1,10 +1,13 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,21 +69,58 @@ final class WorkerStart {
     }
   }
 
+  /**
+   * Removes jobc's gate from pod {@code name}, keeping any other (Kueue's, say): a JSON patch under
+   * field manager {@code jobc-sidecar} that tests the gate is still at the index read, then removes
+   * it, so that a gate another controller removed meanwhile makes the request fail (and the next
+   * attempt read again) instead of taking the wrong one. The rendered pod carries Flux's {@code
+   * ssa: IfNotPresent}; Argo CD ignores the field (docs/gitops.md).
+   */
   private void ungate(String name) {
-    client.pods().inNamespace(namespace).withName(name).edit(WorkerStart::withoutOurGate);
-  }
-
-  static Pod withoutOurGate(Pod pod) {
-    List<PodSchedulingGate> gates = pod.getSpec().getSchedulingGates();
-    if (gates == null || gates.isEmpty()) {
-      return pod;
+    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    if (pod == null) {
+      throw new KubernetesClientException("pod " + name + " not found", 404, null);
     }
-    List<PodSchedulingGate> kept = new ArrayList<>();
-    for (PodSchedulingGate g : gates) {
-      if (!DglNaming.PARTITIONED_GATE.equals(g.getName())) {
-        kept.add(g);
+    List<PodSchedulingGate> gates = pod.getSpec().getSchedulingGates();
+    int at = -1;
+    for (int i = 0; gates != null && i < gates.size(); i++) {
+      if (DglNaming.PARTITIONED_GATE.equals(gates.get(i).getName())) {
+        at = i;
       }
     }
-    return new PodBuilder(pod).editSpec().withSchedulingGates(kept).endSpec().build();
+    if (at < 0) {
+      return; // lifted already
+    }
+    String path = "/spec/schedulingGates/" + at;
+    client
+        .pods()
+        .inNamespace(namespace)
+        .withName(name)
+        .patch(
+            new PatchContext.Builder()
+                .withPatchType(PatchType.JSON)
+                .withFieldManager(Naming.SIDECAR_FIELD_MANAGER)
+                .build(),
+            "[{\"op\":\"test\",\"path\":\""
+                + path
+                + "/name\",\"value\":\""
+                + DglNaming.PARTITIONED_GATE
+                + "\"},{\"op\":\"remove\",\"path\":\""
+                + path
+                + "\"}]");
+  }
+
+  /** The pod's scheduling gates but jobc's. */
+  static List<PodSchedulingGate> withoutOurGate(Pod pod) {
+    List<PodSchedulingGate> kept = new ArrayList<>();
+    List<PodSchedulingGate> gates = pod.getSpec().getSchedulingGates();
+    if (gates != null) {
+      for (PodSchedulingGate g : gates) {
+        if (!DglNaming.PARTITIONED_GATE.equals(g.getName())) {
+          kept.add(g);
+        }
+      }
+    }
+    return kept;
   }
 }

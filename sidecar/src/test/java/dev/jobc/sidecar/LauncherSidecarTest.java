@@ -395,24 +395,44 @@ class LauncherSidecarTest {
     assertThat(api.scalePatches).hasSize(1);
   }
 
+  /** The pod ended as the sidecar ends it: activeDeadlineSeconds 1, and who ended it. */
+  private boolean ended(String pod) {
+    var p = api.admin.pods().inNamespace(ApiStandIn.NS).withName(pod).get();
+    return p != null
+        && p.getSpec() != null
+        && Long.valueOf(1).equals(p.getSpec().getActiveDeadlineSeconds())
+        && LAUNCHER_POD.equals(p.getMetadata().getAnnotations().get(WorkerCleanup.ENDED_BY));
+  }
+
+  /**
+   * Bare worker pods are jobc's, in Git: they are ended (the kubelet stops a pod whose
+   * activeDeadlineSeconds has passed) and never deleted, which a GitOps tool would undo.
+   */
   @Test
-  void allPolicyWithoutAStatefulSetDeletesTheWorkerPods() {
+  void allPolicyWithoutAStatefulSetEndsTheWorkerPodsWithoutDeletingThem() {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
-    api.setPhase("pi-worker-1", "Succeeded");
+    api.create(ApiStandIn.worker(JOB, 2, true, "10.0.0.2"));
+    api.setPhase("pi-worker-1", "Pending");
+    api.setPhase("pi-worker-2", "Succeeded");
     runSidecar(1, null, "All", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
     Eventually.until(
-        "workers deleted",
+        "WorkersEnded event",
         () ->
-            api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-0").get() == null
-                && api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-1").get()
-                    == null);
-    Eventually.until(
-        "WorkersDeleted event",
-        () -> events().stream().anyMatch(e -> "WorkersDeleted".equals(e.getReason())));
+            events().stream()
+                .anyMatch(
+                    e ->
+                        "WorkersEnded".equals(e.getReason())
+                            && e.getMessage()
+                                .equals(
+                                    "launcher succeeded; cleanPodPolicy All: ended pi-worker-0,"
+                                        + " pi-worker-1")));
+    assertThat(ended("pi-worker-0")).isTrue();
+    assertThat(ended("pi-worker-1")).isTrue();
+    assertThat(ended("pi-worker-2")).as("a pod that has ended needs nothing").isFalse();
   }
 
   @Test
@@ -425,12 +445,11 @@ class LauncherSidecarTest {
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
     Eventually.until(
-        "running worker deleted",
-        () -> api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-0").get() == null);
-    Eventually.until(
-        "WorkersDeleted event",
-        () -> events().stream().anyMatch(e -> "WorkersDeleted".equals(e.getReason())));
+        "WorkersEnded event",
+        () -> events().stream().anyMatch(e -> "WorkersEnded".equals(e.getReason())));
+    assertThat(ended("pi-worker-0")).isTrue();
     // The failed worker is not Running: the policy leaves it, as it was.
+    assertThat(ended("pi-worker-1")).isFalse();
     assertThat(
             api.admin
                 .pods()

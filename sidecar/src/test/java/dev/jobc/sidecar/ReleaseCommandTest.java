@@ -172,8 +172,9 @@ class ReleaseCommandTest {
             });
   }
 
+  /** Bare worker pods are ended, never deleted (they are jobc's, in Git). */
   @Test
-  void aFailedLauncherDeletesTheWorkerPodsBySelector() throws Exception {
+  void aFailedLauncherEndsTheWorkerPodsBySelector() throws Exception {
     api.create(launcher(2));
     for (int i = 0; i < 2; i++) {
       api.create(
@@ -183,22 +184,29 @@ class ReleaseCommandTest {
               .withNamespace(ApiStandIn.NS)
               .withLabels(Map.of("jobc.dev/job-name", "g", "dgl-replica-type", "Worker"))
               .endMetadata()
+              .withNewSpec()
+              .endSpec()
               .withNewStatus()
               .withPhase("Running")
               .endStatus()
               .build());
     }
     var running = run(render("All", WorkerKind.PODS));
-    assertThat(api.admin.pods().inNamespace(ApiStandIn.NS).list().getItems()).hasSize(3);
     termination.requestStop();
     assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
     assertThat(api.admin.pods().inNamespace(ApiStandIn.NS).list().getItems())
-        .extracting(p -> p.getMetadata().getName())
-        .containsExactly("g-launcher");
+        .filteredOn(p -> p.getMetadata().getName().startsWith("g-worker-"))
+        .hasSize(2)
+        .allSatisfy(
+            p -> {
+              assertThat(p.getSpec().getActiveDeadlineSeconds()).isEqualTo(1L);
+              assertThat(p.getMetadata().getAnnotations())
+                  .containsEntry(WorkerCleanup.ENDED_BY, "g-launcher");
+            });
     assertThat(events())
         .extracting(Event::getMessage)
         .containsExactly(
-            "launcher failed (exit code 2); cleanPodPolicy All: deleted g-worker-0, g-worker-1");
+            "launcher failed (exit code 2); cleanPodPolicy All: ended g-worker-0, g-worker-1");
   }
 
   /** The release goes on through an API outage longer than the four attempts it used to make. */
