@@ -30,15 +30,32 @@ public final class RenderedDirectory {
    *     {@code ok}
    * @param changes the files {@code write} added, changed or removed; empty when the directory
    *     already held the render
+   * @param warnings one line per object of the directory's previous render that the API server
+   *     would refuse to update to this one ({@link RefusedUpdates}), to print whatever {@code ok}
    */
-  public record Outcome(boolean ok, String report, List<OutputDirectory.Change> changes) {
+  public record Outcome(
+      boolean ok, String report, List<OutputDirectory.Change> changes, List<String> warnings) {
     public Outcome {
       changes = List.copyOf(changes);
+      warnings = List.copyOf(warnings);
     }
 
     private static Outcome failed(String report) {
-      return new Outcome(false, report, List.of());
+      return new Outcome(false, report, List.of(), List.of());
     }
+  }
+
+  /**
+   * One warning line per object of the previous render ({@code before}) that the API server would
+   * refuse to update to the new one ({@link RefusedUpdates}).
+   */
+  private static List<String> refused(
+      OutputDirectory dir, SortedMap<String, String> before, SortedMap<String, String> after) {
+    List<String> out = new ArrayList<>();
+    for (RefusedUpdates.Refusal r : RefusedUpdates.between(before, after)) {
+      out.add(dir.display(r.file()) + ": warning: " + r.message());
+    }
+    return out;
   }
 
   /**
@@ -53,7 +70,10 @@ public final class RenderedDirectory {
       return Outcome.failed(report.toString());
     }
     try {
-      return new Outcome(true, "", dir.replace(files.get(), inputs));
+      // What the directory held: a changed Job or Pod there may exist in a cluster.
+      List<String> warnings =
+          refused(dir, dir.contents().orElseGet(java.util.TreeMap::new), files.get());
+      return new Outcome(true, "", dir.replace(files.get(), inputs), warnings);
     } catch (OutputDirectory.Refusal r) {
       return Outcome.failed(
           "jobc: error: refusing to replace " + dir.name() + ": " + r.getMessage() + "\n");
@@ -102,7 +122,10 @@ public final class RenderedDirectory {
       }
       report.append(diff);
     }
-    return new Outcome(report.length() == 0, report.toString(), List.of());
+    // The committed render is what a cluster was given: say which of its objects would refuse
+    // this one.
+    List<String> warnings = refused(dir, existing, rendered.get());
+    return new Outcome(report.length() == 0, report.toString(), List.of(), warnings);
   }
 
   /** File name to text, or empty (after reporting why) when two objects want the same file. */

@@ -65,7 +65,7 @@ public record ProjectRender(
       return failed(render, outcome.report());
     }
     writeStamp(stamp());
-    return new Result(true, false, warnings(render), "", render.result().objects().size());
+    return new Result(true, false, warnings(render, outcome), "", render.result().objects().size());
   }
 
   /** Compares {@code outputDirectory} with a fresh render; writes nothing. */
@@ -77,7 +77,11 @@ public record ProjectRender(
     RenderedDirectory.Outcome outcome =
         RenderedDirectory.check(render.result().objects(), output());
     return new Result(
-        outcome.ok(), false, warnings(render), outcome.report(), render.result().objects().size());
+        outcome.ok(),
+        false,
+        warnings(render, outcome),
+        outcome.report(),
+        render.result().objects().size());
   }
 
   private Render compile() {
@@ -100,11 +104,22 @@ public record ProjectRender(
         report.append(d.format()).append('\n');
       }
     }
-    return new Result(false, false, warnings(render), report + more, 0);
+    return new Result(false, false, warnings(render, List.of()), report + more, 0);
   }
 
-  private static List<String> warnings(Render render) {
-    return render.diagnostics().stream().filter(d -> !d.isError()).map(Diagnostic::format).toList();
+  private static List<String> warnings(Render render, RenderedDirectory.Outcome outcome) {
+    return warnings(render, outcome.warnings());
+  }
+
+  /** The render's warnings, then {@code more} (the directory's: {@link RenderedDirectory}). */
+  private static List<String> warnings(Render render, List<String> more) {
+    List<String> out = new java.util.ArrayList<>();
+    render.diagnostics().stream()
+        .filter(d -> !d.isError())
+        .map(Diagnostic::format)
+        .forEach(out::add);
+    out.addAll(more);
+    return out;
   }
 
   /** A path as messages show it: relative to the project when inside it. */

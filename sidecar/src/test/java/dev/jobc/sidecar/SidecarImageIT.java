@@ -56,6 +56,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SidecarImageIT {
   static final Path REPOSITORY = Path.of(System.getProperty("jobc.root", ".."));
   static final String VERSION = System.getProperty("jobc.version");
+
+  /**
+   * The sidecar's own version, its image's second tag: what rendered pods pull by default, stable
+   * across jobc releases that leave the sidecar alone (a launcher Job's pod template is immutable).
+   */
+  static final String SIDECAR_VERSION = System.getProperty("jobc.sidecar.version");
+
   static final String CLASS_PATH_FILE = "/app/jib-classpath-file";
 
   /** The libraries of the compiler, or picocli's own jar: neither belongs in the sidecar. */
@@ -143,7 +150,7 @@ class SidecarImageIT {
   void runFollowsReadyWorkersAndStopsOnSigterm(String example, String cleanUpReason)
       throws Exception {
     List<HasMetadata> objects = render(Files.readString(REPOSITORY.resolve(example)));
-    Job launcherJob = find(objects, Job.class);
+    Job launcherJob = launcherJob(objects);
     StatefulSet workerSet = find(objects, StatefulSet.class);
     ConfigMap config = find(objects, ConfigMap.class);
     String ns = launcherJob.getMetadata().getNamespace();
@@ -421,7 +428,7 @@ class SidecarImageIT {
                       containers:
                       - {name: worker, image: mpioperator/mpi-pi:openmpi}
             """);
-    Job launcherJob = find(objects, Job.class);
+    Job launcherJob = launcherJob(objects);
     StatefulSet workerSet = find(objects, StatefulSet.class);
     ConfigMap config = find(objects, ConfigMap.class);
     String ns = launcherJob.getMetadata().getNamespace();
@@ -668,17 +675,21 @@ class SidecarImageIT {
   @Test
   void theImageIsTheOneRenderedPodsPull() throws Exception {
     List<HasMetadata> objects = render(Files.readString(REPOSITORY.resolve("examples/pi.yaml")));
-    PodTemplateSpec launcher = find(objects, Job.class).getSpec().getTemplate();
+    PodTemplateSpec launcher = launcherJob(objects).getSpec().getTemplate();
     Container sidecar =
         launcher.getSpec().getInitContainers().stream()
             .filter(c -> c.getName().equals(Naming.SIDECAR))
             .findFirst()
             .orElseThrow();
-    // The default image is the release of this version; the build tags it with the version.
+    // The default image is the sidecar's own version; the build tags it with that and the
+    // project version.
     assertThat(sidecar.getImage())
         .isEqualTo(OptionTable.SIDECAR_IMAGE.defaultValue())
-        .isEqualTo("ghcr.io/jobc-dev/jobc-sidecar:" + VERSION.replaceFirst("-SNAPSHOT$", ""));
-    assertThat(image.repoTags()).containsExactly("ghcr.io/jobc-dev/jobc-sidecar:" + VERSION);
+        .isEqualTo("ghcr.io/jobc-dev/jobc-sidecar:" + SIDECAR_VERSION);
+    assertThat(image.repoTags())
+        .containsExactlyInAnyOrder(
+            "ghcr.io/jobc-dev/jobc-sidecar:" + VERSION,
+            "ghcr.io/jobc-dev/jobc-sidecar:" + SIDECAR_VERSION);
     SecurityContext security = sidecar.getSecurityContext();
     assertThat(image.user())
         .isEqualTo(security.getRunAsUser() + ":" + security.getRunAsGroup())
@@ -755,6 +766,18 @@ class SidecarImageIT {
       out.append(String.join(" ", fields)).append('\n');
     }
     return out.toString();
+  }
+
+  /** The MPIJob's launcher Job (beside it, the scaler's Job). */
+  static Job launcherJob(List<HasMetadata> objects) {
+    List<Job> launchers =
+        objects.stream()
+            .filter(Job.class::isInstance)
+            .map(Job.class::cast)
+            .filter(j -> j.getMetadata().getName().endsWith(Naming.LAUNCHER_SUFFIX))
+            .toList();
+    assertThat(launchers).as("launcher Jobs").hasSize(1);
+    return launchers.get(0);
   }
 
   static <T extends HasMetadata> T find(List<HasMetadata> objects, Class<T> type) {
