@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * the limit). Processes run in it through {@link #wrap}. cgroup v2 ({@code cpu.max}, {@code
  * memory.max}) where {@code /sys/fs/cgroup} is the unified hierarchy with both controllers
  * available to this process' group; otherwise cgroup v1 ({@code cpu.cfs_quota_us}, {@code
- * memory.limit_in_bytes}) under this process' own {@code cpu} and {@code memory} groups. Needs
- * write access to those (root, as CI runs): without it, creating one fails and says why; tests
- * never skip for it.
+ * memory.limit_in_bytes}, and {@code cpuacct} to account the CPU used) under this process' own
+ * {@code cpu}, {@code memory} and {@code cpuacct} groups. Needs write access to those (root, as CI
+ * runs): without it, creating one fails and says why; tests never skip for it.
  */
 final class CgroupLimits implements AutoCloseable {
   static final Path ROOT = Path.of("/sys/fs/cgroup");
@@ -61,9 +61,12 @@ final class CgroupLimits implements AutoCloseable {
       }
       Path cpu = ROOT.resolve("cpu").resolve(ownGroup("cpu").substring(1)).resolve(name);
       Path memory = ROOT.resolve("memory").resolve(ownGroup("memory").substring(1)).resolve(name);
+      Path cpuacct =
+          ROOT.resolve("cpuacct").resolve(ownGroup("cpuacct").substring(1)).resolve(name);
       Files.createDirectory(cpu);
       Files.createDirectory(memory);
-      CgroupLimits limits = new CgroupLimits(List.of(cpu, memory), false);
+      Files.createDirectory(cpuacct);
+      CgroupLimits limits = new CgroupLimits(List.of(cpu, memory, cpuacct), false);
       write(cpu.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_MICROS));
       write(cpu.resolve("cpu.cfs_quota_us"), Long.toString(quota));
       write(memory.resolve("memory.limit_in_bytes"), Long.toString(memoryBytes));
@@ -145,6 +148,20 @@ final class CgroupLimits implements AutoCloseable {
       }
     }
     return 0;
+  }
+
+  /** The CPU time the group's processes have used so far, in nanoseconds. */
+  long cpuNanos() {
+    if (v2) {
+      for (String line : read(groups.get(0).resolve("cpu.stat")).split("\n")) {
+        if (line.startsWith("usage_usec ")) {
+          return Long.parseLong(line.substring("usage_usec ".length()).strip()) * 1000;
+        }
+      }
+      throw new IllegalStateException("no usage_usec in cpu.stat");
+    }
+    // v1: the cpu controller's own cpu.stat has no usage; the cpuacct group has it.
+    return Long.parseLong(read(groups.get(2).resolve("cpuacct.usage")));
   }
 
   /** Which cgroup version limits apply ("v1" or "v2"), for reports. */

@@ -94,6 +94,9 @@ class SidecarLimitsIT {
    * the client after SIGTERM took the whole grace; the StatefulSet stayed at 2 and the process
    * exited 143.
    */
+  /** Kubernetes' default grace period: from SIGTERM to SIGKILL, for the whole pod. */
+  static final double GRACE_SECONDS = 30;
+
   @Test
   void dglReleaseLetsTheWorkersGoWithinTheGracePeriodAtItsCpuLimit() throws Exception {
     dglRelease(true);
@@ -153,6 +156,8 @@ class SidecarLimitsIT {
           () -> log(DglNaming.WORKER_RELEASE).contains("warming up"),
           release);
     }
+    CgroupLimits group = groups.get(0);
+    long cpuBefore = group.cpuNanos();
     long stopping = System.nanoTime();
     release.destroy(); // SIGTERM, as kubelet stops a native sidecar once the main container ended
     // kubelet's SIGKILL comes after the pod's grace period (30 s by default).
@@ -164,6 +169,19 @@ class SidecarLimitsIT {
         release.exitValue(),
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping));
     assertThat(release.exitValue()).as("exit code after SIGTERM").isZero();
+    // What the release costs after SIGTERM, in CPU time (which a busy machine does not stretch as
+    // it stretches wall time): it must fit the grace period at the CPU limit, with room to spare
+    // for a node busier than this one. Warmed up: a tenth of it (measured: about 0.05 CPU-s);
+    // stopped before the warm-up, the client's whole start: half of it (about 0.8 CPU-s). At 50m
+    // without the warm-up it took 0.75 CPU-s after SIGTERM, and exited 143 on a slower node.
+    double cpuSeconds = (group.cpuNanos() - cpuBefore) / 1e9;
+    double budget =
+        (warm ? 0.1 : 0.5)
+            * GRACE_SECONDS
+            * RenderedSidecar.milliCpu(kubelet.container(DglNaming.WORKER_RELEASE))
+            / 1000.0;
+    System.out.printf("CPU after SIGTERM: %.3f s (budget %.3f s)%n", cpuSeconds, budget);
+    assertThat(cpuSeconds).as("CPU-seconds after SIGTERM").isLessThan(budget);
     assertThat(api.scales).containsEntry(set, 0);
     assertThat(api.admin.v1().events().inNamespace("team").list().getItems())
         .extracting(Event::getReason)

@@ -67,6 +67,16 @@ class WaitCommandTest {
   }
 
   private static Role dglRole(WorkerKind workers, String name) {
+    return dglObjects(workers).stream()
+        .filter(Role.class::isInstance)
+        .map(Role.class::cast)
+        .filter(r -> r.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** Everything jobc renders for the DGLJob {@code dgl} (12 workers, DGL-API). */
+  private static List<HasMetadata> dglObjects(WorkerKind workers) {
     String job =
         """
         apiVersion: qihoo.net/v1alpha1
@@ -95,11 +105,50 @@ class WaitCommandTest {
     assertThat(result.diagnostics()).isEmpty();
     return result.objects().stream()
         .map(o -> (HasMetadata) SidecarImageIT.YAML.unmarshal(o.yaml()))
-        .filter(Role.class::isInstance)
-        .map(Role.class::cast)
-        .filter(r -> r.getMetadata().getName().equals(name))
-        .findFirst()
-        .orElseThrow();
+        .toList();
+  }
+
+  /**
+   * The rendered {@code watcher-loop-worker} lists and watches the job's workers only: the other
+   * pods of the namespace (another job's, here) never reach its heap. It watched every pod of the
+   * namespace, and died with 2,000 others there.
+   */
+  @Test
+  void theRenderedWorkerWatcherWatchesTheJobsWorkersOnly() throws Exception {
+    Pod launcher =
+        dglObjects(WorkerKind.STATEFUL_SET).stream()
+            .filter(Pod.class::isInstance)
+            .map(Pod.class::cast)
+            .filter(p -> p.getMetadata().getName().equals("dgl-launcher"))
+            .findFirst()
+            .orElseThrow();
+    List<String> args =
+        new ArrayList<>(
+            launcher.getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals(DglNaming.WORKER_WATCHER))
+                .findFirst()
+                .orElseThrow()
+                .getArgs());
+    args.remove(0); // the subcommand
+    args.set(args.indexOf("--dgl-files") + 1, dir.toString());
+    for (int i = 0; i < 12; i++) {
+      api.create(
+          new PodBuilder(started("dgl-worker-" + i, true, false))
+              .editMetadata()
+              .withLabels(Map.of("jobc.dev/job-name", "dgl", "dgl-replica-type", "Worker"))
+              .endMetadata()
+              .build());
+      api.create(started("other-worker-" + i, true, false));
+    }
+    assertThat(run(args.toArray(String[]::new))).isZero();
+    assertThat(Files.readString(dir.resolve("hostfile")).lines()).hasSize(12);
+    assertThat(api.podLists)
+        .isNotEmpty()
+        .allSatisfy(
+            p ->
+                assertThat(java.net.URLDecoder.decode(p, java.nio.charset.StandardCharsets.UTF_8))
+                    .contains("labelSelector=")
+                    .contains("jobc.dev/job-name=dgl"));
   }
 
   @BeforeEach
