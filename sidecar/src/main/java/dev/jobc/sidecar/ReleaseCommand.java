@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -71,18 +70,7 @@ final class ReleaseCommand extends SidecarCommand {
   @Override
   public Integer call() throws Exception {
     PodIdentity self = thisPod(pod);
-    if (!List.of("None", "Running", "All").contains(cleanPodPolicy)) {
-      throw usage("--clean-pod-policy must be None, Running or All");
-    }
-    Map<String, String> labels;
-    try {
-      labels = WaitCommand.labels(selector);
-    } catch (IllegalArgumentException e) {
-      throw usage("--selector: " + e.getMessage());
-    }
-    if (workerSet == null && labels.isEmpty()) {
-      throw usage("give --worker-set or --selector");
-    }
+    Map<String, String> labels = workers(cleanPodPolicy, workerSet, selector);
     try (KubernetesClient client = clients.get()) {
       JobEvents events = new JobEvents(client, self.namespace(), self.name(), self.name());
       warmUp(client, self, labels, events);

@@ -1,7 +1,6 @@
 package dev.jobc.sidecar;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -73,18 +72,7 @@ final class ScaleWorkersCommand extends SidecarCommand {
 
   WorkerScaler.Settings settings() {
     PodIdentity self = thisPod(pod);
-    if (!List.of("None", "Running", "All").contains(cleanPodPolicy)) {
-      throw usage("--clean-pod-policy must be None, Running or All");
-    }
-    Map<String, String> labels;
-    try {
-      labels = WaitCommand.labels(selector);
-    } catch (IllegalArgumentException e) {
-      throw usage("--selector: " + e.getMessage());
-    }
-    if (workerSet == null && labels.isEmpty()) {
-      throw usage("give --worker-set or --selector");
-    }
+    Map<String, String> labels = workers(cleanPodPolicy, workerSet, selector);
     if (workerReplicas < 0) {
       throw usage("--worker-replicas must be at least 0");
     }

@@ -1,9 +1,7 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -117,10 +115,7 @@ final class WorkerCleanup {
           .inNamespace(namespace)
           .withName(name)
           .patch(
-              new PatchContext.Builder()
-                  .withPatchType(PatchType.JSON_MERGE)
-                  .withFieldManager(Naming.SIDECAR_FIELD_MANAGER)
-                  .build(),
+              ApiClients.patch(PatchType.JSON_MERGE),
               "{\"metadata\":{\"annotations\":{\""
                   + ENDED_BY
                   + "\":\""

@@ -1,12 +1,10 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.DglNaming;
-import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -97,10 +95,7 @@ final class WorkerStart {
         .inNamespace(namespace)
         .withName(name)
         .patch(
-            new PatchContext.Builder()
-                .withPatchType(PatchType.JSON)
-                .withFieldManager(Naming.SIDECAR_FIELD_MANAGER)
-                .build(),
+            ApiClients.patch(PatchType.JSON),
             "[{\"op\":\"test\",\"path\":\""
                 + path
                 + "/name\",\"value\":\""

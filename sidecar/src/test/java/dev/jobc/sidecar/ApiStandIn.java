@@ -82,8 +82,15 @@ final class ApiStandIn implements AutoCloseable {
    */
   final List<String> dryRuns = new CopyOnWriteArrayList<>();
 
-  /** The paths of the sidecar's pod lists (first pages and later ones). */
+  /** The paths of the sidecar's pod lists (first pages and later ones), as sent. */
   final List<String> podLists = new CopyOnWriteArrayList<>();
+
+  /** {@link #podLists}, URL-decoded. */
+  List<String> podLists() {
+    return podLists.stream()
+        .map(p -> java.net.URLDecoder.decode(p, java.nio.charset.StandardCharsets.UTF_8))
+        .toList();
+  }
 
   /** The sidecar's requests the {@link #role} denied (answered 403). */
   final List<String> denied = new CopyOnWriteArrayList<>();
@@ -640,17 +647,22 @@ final class ApiStandIn implements AutoCloseable {
     }
 
     private MockResponse status(int code, String reason, String message) {
-      return new MockResponse()
-          .setResponseCode(code)
-          .setBody(
-              "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
-                  + reason
-                  + "\",\"message\":\""
-                  + message
-                  + "\",\"code\":"
-                  + code
-                  + "}");
+      return ApiStandIn.status(code, reason, message);
     }
+  }
+
+  /** A Kubernetes {@code Status} answer. */
+  static MockResponse status(int code, String reason, String message) {
+    return new MockResponse()
+        .setResponseCode(code)
+        .setBody(
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
+                + reason
+                + "\",\"message\":\""
+                + message
+                + "\",\"code\":"
+                + code
+                + "}");
   }
 
   /** Remembers the sidecar's open watches so a test can drop them. */

@@ -4,15 +4,11 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.ManifestCompiler;
 import dev.jobc.conventions.MpiEra;
-import dev.jobc.model.CompileResult;
-import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -123,38 +119,13 @@ class LauncherSidecarTest {
    * the stand-in answers 403 to any request of the sidecar it does not grant.
    */
   private static Role renderedRole(boolean podWorkers) {
-    String job =
-        """
-        apiVersion: kubeflow.org/v2beta1
-        kind: MPIJob
-        metadata: {name: pi, namespace: team}
-        spec:
-          runPolicy: {cleanPodPolicy: Running}
-          mpiReplicaSpecs:
-            Launcher:
-              replicas: 1
-              template:
-                spec:
-                  containers: [{name: mpi-launcher, image: mpi, command: [mpirun]}]
-            Worker:
-              replicas: 2
-              template:
-                spec:
-                  containers: [{name: worker, image: mpi}]
-        """;
-    CompileOptions options =
-        CompileOptions.defaults()
-            .with(OptionTable.WORKERS, podWorkers ? WorkerKind.PODS : WorkerKind.STATEFUL_SET);
-    CompileResult result =
-        new ManifestCompiler().compile(List.of(new Source("pi.yaml", job)), options);
-    assertThat(result.diagnostics()).isEmpty();
-    return result.objects().stream()
-        .map(o -> (HasMetadata) SidecarImageIT.YAML.unmarshal(o.yaml()))
-        .filter(Role.class::isInstance)
-        .map(Role.class::cast)
-        .filter(r -> r.getMetadata().getName().equals("pi-launcher"))
-        .findFirst()
-        .orElseThrow();
+    return RenderedSidecar.named(
+        RenderedSidecar.render(
+            RenderedSidecar.mpiJob(2),
+            CompileOptions.defaults()
+                .with(OptionTable.WORKERS, podWorkers ? WorkerKind.PODS : WorkerKind.STATEFUL_SET)),
+        Role.class,
+        "pi-launcher");
   }
 
   /**
@@ -682,13 +653,11 @@ class LauncherSidecarTest {
   }
 
   /**
-   * An OnFailure launcher (v2beta1's default) evicted, preempted, drained or deleted on its last
-   * retry: the pod ends Failed and the Job controller fails the Job, but only once this sidecar has
-   * exited, so the sidecar must count it itself. It kept the workers ("kubelet restarts it").
+   * An OnFailure launcher, its gate open, is being deleted under a Job with {@code backoffLimit}
+   * and {@code failed} pods so far; the sidecar gets SIGTERM and has exited when this returns.
    */
-  @Test
-  void anOnFailureLauncherDeletedOnItsLastRetryReleasesTheWorkers() throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 1, 1, false, null));
+  private void onFailureLauncherDeleted(int backoffLimit, int failed) throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, backoffLimit, failed, false, null));
     api.create(ApiStandIn.launcher(JOB, "OnFailure"));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     runSidecar(1, "pi-worker", "Running", 0);
@@ -697,6 +666,16 @@ class LauncherSidecarTest {
     api.deleting(LAUNCHER_POD);
     termination.requestStop();
     assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+  }
+
+  /**
+   * An OnFailure launcher (v2beta1's default) evicted, preempted, drained or deleted on its last
+   * retry: the pod ends Failed and the Job controller fails the Job, but only once this sidecar has
+   * exited, so the sidecar must count it itself. It kept the workers ("kubelet restarts it").
+   */
+  @Test
+  void anOnFailureLauncherDeletedOnItsLastRetryReleasesTheWorkers() throws Exception {
+    onFailureLauncherDeleted(1, 1);
     assertThat(api.scales).containsEntry("pi-worker", 0);
     assertThat(events())
         .anyMatch(
@@ -712,15 +691,7 @@ class LauncherSidecarTest {
   /** With retries left, the Job makes a new launcher pod: the workers stay for it. */
   @Test
   void anOnFailureLauncherDeletedWithRetriesLeftKeepsTheWorkers() throws Exception {
-    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
-    api.create(ApiStandIn.launcher(JOB, "OnFailure"));
-    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    runSidecar(1, "pi-worker", "Running", 0);
-    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
-    api.launcherRunning(LAUNCHER_POD, "mpi-launcher");
-    api.deleting(LAUNCHER_POD);
-    termination.requestStop();
-    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    onFailureLauncherDeleted(6, 0);
     assertThat(api.scalePatches).isEmpty();
     assertThat(events())
         .anyMatch(
@@ -734,17 +705,22 @@ class LauncherSidecarTest {
 
   /**
    * The clean-up goes on through an API outage longer than the four attempts (about 2 s) it used to
-   * make: here five failed patches, answered again after about 8 s.
+   * make: here ten failed patches (the client sends each attempt twice, so four attempts end at
+   * eight), answered again after about 8 s.
    */
   @Test
   void theCleanUpOutlastsAnApiOutageOfMoreThanFourAttempts() {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    api.scaleFailures.set(5);
+    api.scaleFailures.set(10);
     runSidecar(1, "pi-worker", "Running", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
-    Eventually.until("scaled to 0", () -> Integer.valueOf(0).equals(api.scales.get("pi-worker")));
+    // The attempts pause 0.25 + 0.5 + 1 + 2 + 4 s: room for a loaded machine beyond that.
+    Eventually.until(
+        "scaled to 0",
+        java.time.Duration.ofMinutes(1),
+        () -> Integer.valueOf(0).equals(api.scales.get("pi-worker")));
     assertThat(api.scaleFailures).hasValue(0);
     Eventually.until(
         "WorkersScaledDown event",
@@ -791,11 +767,11 @@ class LauncherSidecarTest {
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     runSidecar(1, "pi-worker", "None", 0);
     Eventually.equals("worker 0 seen", script(0), this::discoverHosts);
-    assertThat(api.podLists)
+    assertThat(api.podLists())
         .isNotEmpty()
         .allSatisfy(
             p ->
-                assertThat(java.net.URLDecoder.decode(p, java.nio.charset.StandardCharsets.UTF_8))
+                assertThat(p)
                     .contains("labelSelector=")
                     .contains("training.kubeflow.org/job-name=pi")
                     .contains("limit=" + PodWatch.LIST_PAGE));

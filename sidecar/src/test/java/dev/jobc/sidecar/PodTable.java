@@ -106,12 +106,13 @@ final class PodTable {
     if (name != null) {
       Entry e = pods.get(name);
       if (e == null) {
-        return status(404, "NotFound", "pods \\\"" + name + "\\\" not found");
+        return ApiStandIn.status(404, "NotFound", "pods \\\"" + name + "\\\" not found");
       }
       if ("DELETE".equals(request.getMethod())) {
         delete(name);
       } else if (!"GET".equals(request.getMethod())) {
-        return status(405, "MethodNotAllowed", "the benchmark's pods are changed in-process");
+        return ApiStandIn.status(
+            405, "MethodNotAllowed", "the benchmark's pods are changed in-process");
       }
       return new MockResponse().setResponseCode(200).setBody(e.json());
     }
@@ -223,18 +224,5 @@ final class PodTable {
       }
     }
     return out;
-  }
-
-  private static MockResponse status(int code, String reason, String message) {
-    return new MockResponse()
-        .setResponseCode(code)
-        .setBody(
-            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
-                + reason
-                + "\",\"message\":\""
-                + message
-                + "\",\"code\":"
-                + code
-                + "}");
   }
 }

@@ -3,8 +3,6 @@ package dev.jobc.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobc.conventions.DglNaming;
-import dev.jobc.model.CompileResult;
-import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
@@ -14,7 +12,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Role;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -46,37 +43,9 @@ class ReleaseCommandTest {
 
   /** The objects jobc renders for DGLJob {@code g} with {@code cleanPodPolicy} and workers. */
   private static List<HasMetadata> render(String cleanPodPolicy, WorkerKind workers) {
-    String job =
-        """
-        apiVersion: qihoo.net/v1alpha1
-        kind: DGLJob
-        metadata: {name: g, namespace: team}
-        spec:
-          partitionMode: DGL-API
-          cleanPodPolicy: %s
-          dglReplicaSpecs:
-            Launcher:
-              replicas: 1
-              template:
-                spec:
-                  containers:
-                  - {name: graphsage, image: dgl, command: [dglrun], args: [--num-partitions, "2"]}
-            Worker:
-              replicas: 2
-              template:
-                spec:
-                  containers: [{name: graphsage, image: dgl}]
-        """
-            .formatted(cleanPodPolicy);
-    CompileResult result =
-        new dev.jobc.ManifestCompiler()
-            .compile(
-                List.of(new Source("g.yaml", job)),
-                CompileOptions.defaults().with(OptionTable.WORKERS, workers));
-    assertThat(result.diagnostics()).isEmpty();
-    List<HasMetadata> out = new ArrayList<>();
-    result.objects().forEach(o -> out.add(SidecarImageIT.YAML.unmarshal(o.yaml())));
-    return out;
+    return RenderedSidecar.render(
+        RenderedSidecar.dglJob("g", 2, cleanPodPolicy),
+        CompileOptions.defaults().with(OptionTable.WORKERS, workers));
   }
 
   /**
@@ -84,8 +53,8 @@ class ReleaseCommandTest {
    * it has warmed up and waits for the stop.
    */
   private CompletableFuture<Integer> run(List<HasMetadata> objects) {
-    Pod launcher = named(objects, Pod.class, "g-launcher");
-    api.role = RoleCheck.of(named(objects, Role.class, "g-launcher"));
+    Pod launcher = RenderedSidecar.named(objects, Pod.class, "g-launcher");
+    api.role = RoleCheck.of(RenderedSidecar.named(objects, Role.class, "g-launcher"));
     Container release =
         launcher.getSpec().getInitContainers().stream()
             .filter(c -> c.getName().equals(DglNaming.WORKER_RELEASE))
@@ -109,16 +78,6 @@ class ReleaseCommandTest {
                 || api.dryRuns.stream().skip(events).anyMatch(r -> r.contains("/events")));
     assertThat(code).as("waiting for the stop").isNotDone();
     return code;
-  }
-
-  private static <T extends HasMetadata> T named(
-      List<HasMetadata> objects, Class<T> type, String name) {
-    return objects.stream()
-        .filter(type::isInstance)
-        .map(type::cast)
-        .filter(o -> o.getMetadata().getName().equals(name))
-        .findFirst()
-        .orElseThrow();
   }
 
   private static Pod launcher(int exitCode) {
@@ -209,13 +168,16 @@ class ReleaseCommandTest {
             "launcher failed (exit code 2); cleanPodPolicy All: ended g-worker-0, g-worker-1");
   }
 
-  /** The release goes on through an API outage longer than the four attempts it used to make. */
+  /**
+   * The release goes on through an API outage longer than the four attempts it used to make: ten
+   * failed patches (the client sends each attempt twice, so four attempts end at eight).
+   */
   @Test
   void theReleaseOutlastsAnApiOutageOfMoreThanFourAttempts() throws Exception {
     api.create(launcher(0));
     api.scales.put("g-worker", 2);
     var running = run(render("Running", WorkerKind.STATEFUL_SET));
-    api.scaleFailures.set(5);
+    api.scaleFailures.set(10);
     termination.requestStop();
     assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
     assertThat(api.scales).containsEntry("g-worker", 0);

@@ -22,9 +22,13 @@ final class RenderedSidecar {
 
   /** Every object jobc renders for {@code input}, which must compile without diagnostics. */
   static List<HasMetadata> render(String input) {
+    return render(input, CompileOptions.defaults());
+  }
+
+  /** As {@link #render(String)} with {@code options}. */
+  static List<HasMetadata> render(String input, CompileOptions options) {
     CompileResult result =
-        new ManifestCompiler()
-            .compile(List.of(new Source("job.yaml", input)), CompileOptions.defaults());
+        new ManifestCompiler().compile(List.of(new Source("job.yaml", input)), options);
     assertThat(result.diagnostics()).isEmpty();
     List<HasMetadata> out = new ArrayList<>();
     for (OutputObject o : result.objects()) {
@@ -58,6 +62,44 @@ final class RenderedSidecar {
                   containers: [{name: worker, image: mpioperator/mpi-pi:openmpi}]
         """
         .formatted(workers);
+  }
+
+  /**
+   * A DGLJob {@code name} in {@code team} (DGL-API, {@code workers} workers) with {@code
+   * cleanPodPolicy}.
+   */
+  static String dglJob(String name, int workers, String cleanPodPolicy) {
+    return """
+        apiVersion: qihoo.net/v1alpha1
+        kind: DGLJob
+        metadata: {name: %s, namespace: team}
+        spec:
+          partitionMode: DGL-API
+          cleanPodPolicy: %s
+          dglReplicaSpecs:
+            Launcher:
+              replicas: 1
+              template:
+                spec:
+                  containers:
+                  - {name: graphsage, image: dgl, command: [dglrun], args: [--num-partitions, "%d"]}
+            Worker:
+              replicas: %d
+              template:
+                spec:
+                  containers: [{name: graphsage, image: dgl}]
+        """
+        .formatted(name, cleanPodPolicy, workers, workers);
+  }
+
+  /** The object of {@code type} named {@code name} among {@code objects}. */
+  static <T extends HasMetadata> T named(List<HasMetadata> objects, Class<T> type, String name) {
+    return objects.stream()
+        .filter(type::isInstance)
+        .map(type::cast)
+        .filter(o -> o.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
   }
 
   /** The {@code run} sidecar of the launcher Job rendered for {@link #mpiJob}. */

@@ -255,10 +255,10 @@ public final class SidecarBench {
 
   /**
    * A worker pod as the API server returns it for a rendered MPIJob, about 6 KB of JSON: one
-   * container with its command, environment, mounts and resources, the service account token's
-   * projected volume and the default tolerations the admission plugins add, the pod's conditions
-   * and that container's status (the Ready condition stays first, {@link ApiStandIn#setReady} flips
-   * it), and the managed fields of the StatefulSet controller and the kubelet.
+   * container with its command, environment, mounts and resources, volumes, the default tolerations
+   * the admission plugins add, the pod's conditions and that container's status (the Ready
+   * condition stays first, {@link ApiStandIn#setReady} flips it), and the managed fields of the
+   * StatefulSet controller and the kubelet.
    */
   static Pod realistic(Pod worker) {
     Pod pod = withSpecAndStatus(worker);
@@ -314,7 +314,7 @@ public final class SidecarBench {
   private static Pod withSpecAndStatus(Pod worker) {
     String name = worker.getMetadata().getName();
     List<EnvVar> env = new ArrayList<>();
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < 12; i++) {
       env.add(new EnvVar("OMPI_MCA_VAR_" + i, "value-" + i, null));
     }
     return new PodBuilder(worker)
@@ -376,36 +376,22 @@ public final class SidecarBench {
         .withSchedulerName("default-scheduler")
         .withTerminationGracePeriodSeconds(30L)
         .addNewVolume()
-        .withName("kube-api-access-x7k2p")
-        .withNewProjected()
-        .withDefaultMode(0644)
-        .addNewSource()
-        .withNewServiceAccountToken()
-        .withExpirationSeconds(3607L)
-        .withPath("token")
-        .endServiceAccountToken()
-        .endSource()
-        .addNewSource()
+        .withName("mpi-job-config")
         .withNewConfigMap()
-        .withName("kube-root-ca.crt")
+        .withName("pi-config")
         .addNewItem()
-        .withKey("ca.crt")
-        .withPath("ca.crt")
+        .withKey("kubexec.sh")
+        .withPath("kubexec.sh")
+        .withMode(0555)
         .endItem()
         .endConfigMap()
-        .endSource()
-        .addNewSource()
-        .withNewDownwardAPI()
-        .addNewItem()
-        .withPath("namespace")
-        .withNewFieldRef()
-        .withApiVersion("v1")
-        .withFieldPath("metadata.namespace")
-        .endFieldRef()
-        .endItem()
-        .endDownwardAPI()
-        .endSource()
-        .endProjected()
+        .endVolume()
+        .addNewVolume()
+        .withName("scratch")
+        .withNewEmptyDir()
+        .withMedium("Memory")
+        .withSizeLimit(new Quantity("1Gi"))
+        .endEmptyDir()
         .endVolume()
         .addNewVolume()
         .withName("ssh-auth")

@@ -493,21 +493,7 @@ class SidecarImageIT {
     String set = workerSet.getMetadata().getName();
     api.role = RoleCheck.of(named(objects, Role.class, launcher.getMetadata().getName()));
     api.scales.put(set, workerSet.getSpec().getReplicas());
-    String main = launcher.getSpec().getContainers().get(0).getName();
-    create(
-        new PodBuilder(launcher)
-            .withNewStatus()
-            .withPhase("Succeeded")
-            .addNewContainerStatus()
-            .withName(main)
-            .withNewState()
-            .withNewTerminated()
-            .withExitCode(0)
-            .endTerminated()
-            .endState()
-            .endContainerStatus()
-            .endStatus()
-            .build());
+    create(succeeded(launcher));
     KubeletStandIn kubelet =
         new KubeletStandIn(image, dir.resolve("launcher"), launcher, List.of(config), api.url());
     Process release = start(kubelet, DglNaming.WORKER_RELEASE, DglNaming.WORKER_RELEASE);
@@ -646,6 +632,23 @@ class SidecarImageIT {
         .build();
   }
 
+  /** {@code pod} as the API holds it once its first container has exited 0. */
+  static Pod succeeded(Pod pod) {
+    return new PodBuilder(pod)
+        .withNewStatus()
+        .withPhase("Succeeded")
+        .addNewContainerStatus()
+        .withName(pod.getSpec().getContainers().get(0).getName())
+        .withNewState()
+        .withNewTerminated()
+        .withExitCode(0)
+        .endTerminated()
+        .endState()
+        .endContainerStatus()
+        .endStatus()
+        .build();
+  }
+
   /** As kubelet reports a pod whose init containers are done and whose containers started. */
   private void startContainers(String ns, String pod) {
     api.admin
@@ -749,12 +752,7 @@ class SidecarImageIT {
   }
 
   static <T extends HasMetadata> T named(List<HasMetadata> objects, Class<T> type, String name) {
-    return objects.stream()
-        .filter(type::isInstance)
-        .map(type::cast)
-        .filter(o -> o.getMetadata().getName().equals(name))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
+    return RenderedSidecar.named(objects, type, name);
   }
 
   /** {@code <host> <port> <pod>[ slots=<n>]} lines with each host replaced by the pod's address. */

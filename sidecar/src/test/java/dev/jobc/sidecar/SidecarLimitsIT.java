@@ -9,7 +9,6 @@ import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.Role;
@@ -84,6 +83,16 @@ class SidecarLimitsIT {
     return p;
   }
 
+  /** kubelet for {@code pod}, with the rendered ConfigMap and the stand-in API. */
+  private KubeletStandIn kubelet(List<HasMetadata> objects, Pod pod) throws IOException {
+    return new KubeletStandIn(
+        image,
+        dir.resolve(pod.getMetadata().getName()),
+        pod,
+        List.of(SidecarImageIT.find(objects, ConfigMap.class)),
+        api.url());
+  }
+
   private String log(String container) {
     return SidecarImageIT.read(dir.resolve(container + ".log"));
   }
@@ -120,28 +129,8 @@ class SidecarLimitsIT {
     String set = workerSet.getMetadata().getName();
     api.role = RoleCheck.of(SidecarImageIT.named(objects, Role.class, "graphsage-launcher"));
     api.scales.put(set, 2);
-    String main = launcher.getSpec().getContainers().get(0).getName();
-    api.create(
-        new PodBuilder(launcher)
-            .withNewStatus()
-            .withPhase("Succeeded")
-            .addNewContainerStatus()
-            .withName(main)
-            .withNewState()
-            .withNewTerminated()
-            .withExitCode(0)
-            .endTerminated()
-            .endState()
-            .endContainerStatus()
-            .endStatus()
-            .build());
-    KubeletStandIn kubelet =
-        new KubeletStandIn(
-            image,
-            dir.resolve("launcher"),
-            launcher,
-            List.of(SidecarImageIT.find(objects, ConfigMap.class)),
-            api.url());
+    api.create(SidecarImageIT.succeeded(launcher));
+    KubeletStandIn kubelet = kubelet(objects, launcher);
     Process release = start(kubelet, DglNaming.WORKER_RELEASE);
     if (warm) {
       SidecarImageIT.until(
@@ -218,13 +207,7 @@ class SidecarLimitsIT {
           SidecarBench.realistic(
               ApiStandIn.worker("pi", i, false, "10.0." + i / 250 + "." + i % 250)));
     }
-    KubeletStandIn kubelet =
-        new KubeletStandIn(
-            image,
-            dir.resolve("launcher"),
-            launcher,
-            List.of(SidecarImageIT.find(objects, ConfigMap.class)),
-            api.url());
+    KubeletStandIn kubelet = kubelet(objects, launcher);
     Process sidecar = start(kubelet, Naming.SIDECAR);
     Path script = kubelet.hostPath(Naming.SIDECAR, Naming.CONFIG_MOUNT + "/discover_hosts.sh");
     SidecarImageIT.until("the first list read", () -> Files.exists(script), sidecar);

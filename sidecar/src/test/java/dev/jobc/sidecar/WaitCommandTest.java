@@ -3,10 +3,7 @@ package dev.jobc.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.jobc.ManifestCompiler;
 import dev.jobc.conventions.DglNaming;
-import dev.jobc.model.CompileResult;
-import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
@@ -67,45 +64,14 @@ class WaitCommandTest {
   }
 
   private static Role dglRole(WorkerKind workers, String name) {
-    return dglObjects(workers).stream()
-        .filter(Role.class::isInstance)
-        .map(Role.class::cast)
-        .filter(r -> r.getMetadata().getName().equals(name))
-        .findFirst()
-        .orElseThrow();
+    return RenderedSidecar.named(dglObjects(workers), Role.class, name);
   }
 
   /** Everything jobc renders for the DGLJob {@code dgl} (12 workers, DGL-API). */
   private static List<HasMetadata> dglObjects(WorkerKind workers) {
-    String job =
-        """
-        apiVersion: qihoo.net/v1alpha1
-        kind: DGLJob
-        metadata: {name: dgl, namespace: team}
-        spec:
-          partitionMode: DGL-API
-          dglReplicaSpecs:
-            Launcher:
-              replicas: 1
-              template:
-                spec:
-                  containers:
-                  - {name: dgl, image: dgl, command: [dglrun], args: [--num-partitions, "12"]}
-            Worker:
-              replicas: 12
-              template:
-                spec:
-                  containers: [{name: dgl, image: dgl}]
-        """;
-    CompileResult result =
-        new ManifestCompiler()
-            .compile(
-                List.of(new Source("dgl.yaml", job)),
-                CompileOptions.defaults().with(OptionTable.WORKERS, workers));
-    assertThat(result.diagnostics()).isEmpty();
-    return result.objects().stream()
-        .map(o -> (HasMetadata) SidecarImageIT.YAML.unmarshal(o.yaml()))
-        .toList();
+    return RenderedSidecar.render(
+        RenderedSidecar.dglJob("dgl", 12, "Running"),
+        CompileOptions.defaults().with(OptionTable.WORKERS, workers));
   }
 
   /**
@@ -116,12 +82,7 @@ class WaitCommandTest {
   @Test
   void theRenderedWorkerWatcherWatchesTheJobsWorkersOnly() throws Exception {
     Pod launcher =
-        dglObjects(WorkerKind.STATEFUL_SET).stream()
-            .filter(Pod.class::isInstance)
-            .map(Pod.class::cast)
-            .filter(p -> p.getMetadata().getName().equals("dgl-launcher"))
-            .findFirst()
-            .orElseThrow();
+        RenderedSidecar.named(dglObjects(WorkerKind.STATEFUL_SET), Pod.class, "dgl-launcher");
     List<String> args =
         new ArrayList<>(
             launcher.getSpec().getInitContainers().stream()
@@ -142,13 +103,10 @@ class WaitCommandTest {
     }
     assertThat(run(args.toArray(String[]::new))).isZero();
     assertThat(Files.readString(dir.resolve("hostfile")).lines()).hasSize(12);
-    assertThat(api.podLists)
+    assertThat(api.podLists())
         .isNotEmpty()
         .allSatisfy(
-            p ->
-                assertThat(java.net.URLDecoder.decode(p, java.nio.charset.StandardCharsets.UTF_8))
-                    .contains("labelSelector=")
-                    .contains("jobc.dev/job-name=dgl"));
+            p -> assertThat(p).contains("labelSelector=").contains("jobc.dev/job-name=dgl"));
   }
 
   @BeforeEach
