@@ -69,10 +69,16 @@ public final class RenderedDirectory {
     if (files.isEmpty()) {
       return Outcome.failed(report.toString());
     }
+    // What the directory held: a changed Job or Pod there may exist in a cluster. A directory
+    // that cannot be read as jobc's says nothing here; replace refuses it with its reason.
+    SortedMap<String, String> before;
     try {
-      // What the directory held: a changed Job or Pod there may exist in a cluster.
-      List<String> warnings =
-          refused(dir, dir.contents().orElseGet(java.util.TreeMap::new), files.get());
+      before = dir.contents().orElseGet(TreeMap::new);
+    } catch (OutputDirectory.Refusal | IOException e) {
+      before = new TreeMap<>();
+    }
+    List<String> warnings = refused(dir, before, files.get());
+    try {
       return new Outcome(true, "", dir.replace(files.get(), inputs), warnings);
     } catch (OutputDirectory.Refusal r) {
       return Outcome.failed(
