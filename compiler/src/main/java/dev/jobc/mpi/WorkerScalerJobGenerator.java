@@ -86,17 +86,18 @@ public final class WorkerScalerJobGenerator {
     spec.setRestartPolicy("OnFailure");
     spec.setServiceAccountName(plan.launcherAccount());
     spec.setAutomountServiceAccountToken(false);
-    PodSpec launcher = plan.launcherTemplate().copy().getSpec();
-    // Wherever the launcher may run, this may (from a copy of its template): taints, pools and
-    // pull secrets are the cluster's.
+    // Wherever the launcher may run, this may: taints, pools and pull secrets are the cluster's.
+    // Read from the job's template, never changed (no copy of the whole template: new lists
+    // hold the same, unchanged elements).
+    PodSpec launcher = plan.job().launcher().template().getSpec();
     if (launcher.getNodeSelector() != null && !launcher.getNodeSelector().isEmpty()) {
-      spec.setNodeSelector(launcher.getNodeSelector());
+      spec.setNodeSelector(new java.util.LinkedHashMap<>(launcher.getNodeSelector()));
     }
     if (launcher.getTolerations() != null && !launcher.getTolerations().isEmpty()) {
-      spec.setTolerations(launcher.getTolerations());
+      spec.setTolerations(new ArrayList<>(launcher.getTolerations()));
     }
     if (launcher.getImagePullSecrets() != null && !launcher.getImagePullSecrets().isEmpty()) {
-      spec.setImagePullSecrets(launcher.getImagePullSecrets());
+      spec.setImagePullSecrets(new ArrayList<>(launcher.getImagePullSecrets()));
     }
     spec.setPriorityClassName(launcher.getPriorityClassName());
     spec.setContainers(new ArrayList<>(List.of(c)));
