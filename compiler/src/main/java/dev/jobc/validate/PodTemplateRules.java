@@ -558,7 +558,13 @@ public final class PodTemplateRules {
     if (q == null || q.getAmount() == null) {
       return false;
     }
-    BigDecimal value = QuantitySum.value(q);
+    BigDecimal value;
+    try {
+      value = QuantitySum.value(q);
+    } catch (IllegalArgumentException e) {
+      // No quantity at all (the schema check has said so): nothing to compare.
+      return false;
+    }
     if (value.signum() < 0) {
       out.add(invalid(path, QuantitySum.canonical(q), "must be greater than or equal to 0"));
     }
