@@ -92,7 +92,18 @@ class FuzzFindingsTest {
                     + "      template:\n        spec:\n          containers:\n"
                     + "          - name: dgl\n            image: i\n"),
             Code.SCHEMA,
-            "spec.dglReplicaSpecs[Launcher].template.spec.containers[0].args[1]"));
+            "spec.dglReplicaSpecs[Launcher].template.spec.containers[0].args[1]"),
+        Arguments.of(
+            Named.of(
+                "a container request that is no quantity (NumberFormatException in"
+                    + " PodTemplateRules)",
+                mpiJob(
+                    "  mpiReplicaSpecs:\n    Launcher:\n      replicas: 1\n      template:\n"
+                        + "        spec:\n          containers:\n          - name: l\n"
+                        + "            image: i\n            resources:\n"
+                        + "              requests: {cpu: graphsage}\n")),
+            Code.SCHEMA,
+            "spec.mpiReplicaSpecs[Launcher].template.spec.containers[0].resources.requests[cpu]"));
   }
 
   @ParameterizedTest

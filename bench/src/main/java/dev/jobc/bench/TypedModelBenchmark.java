@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What the typed representations cost per small job with Jackson, the library that binds and
  * serialises them: the 2-worker {@code pi} job of {@link CompileBenchmark} bound to its record
- * (with fabric8 pod templates), and the seven fabric8 objects its compile generates turned into
+ * (with fabric8 pod templates), and the eight fabric8 objects its compile generates turned into
  * trees for the writer. Beside {@link LibraryFloorBenchmark}, these say how much of a compile is
  * Jackson working on fabric8's model classes rather than jobc's own steps.
  */
@@ -49,8 +49,8 @@ public class TypedModelBenchmark {
     Source source = new Source("pi.yaml", CompileBenchmark.piJob("pi", 2));
     document = new YamlLoader(YamlLimits.defaults()).load(source).documents().get(0);
     objects = kind.generate(kind.plan(kind.defaults(bindJob(), CompileOptions.defaults())));
-    if (objects.size() != 7) {
-      throw new IllegalStateException("expected the seven objects of a pi job: " + objects);
+    if (objects.size() != 8) {
+      throw new IllegalStateException("expected the eight objects of a pi job: " + objects);
     }
   }
 
@@ -60,7 +60,7 @@ public class TypedModelBenchmark {
     return kind.bind(document.root());
   }
 
-  /** Jackson serialising the seven generated fabric8 objects into trees. */
+  /** Jackson serialising the eight generated fabric8 objects into trees. */
   @Benchmark
   public List<ObjectNode> objectsToTrees() {
     List<ObjectNode> trees = new ArrayList<>(objects.size());

@@ -27,7 +27,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The serializing step of {@link CompileBenchmark} (2 workers) alone: {@link YamlWriter} writing
- * the seven objects the compile outputs, in canonical key order, as the compiler does.
+ * the eight objects the compile outputs, in canonical key order, as the compiler does.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)

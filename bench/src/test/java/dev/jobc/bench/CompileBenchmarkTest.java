@@ -26,7 +26,8 @@ class CompileBenchmarkTest {
             "ConfigMap/pi-config",
             "Service/pi",
             "StatefulSet/pi-worker",
-            "Job/pi-launcher");
+            "Job/pi-launcher",
+            "Job/pi-scaler");
     String config = result.objects().get(3).yaml();
     String last = "pi-worker-" + (workers - 1) + ".pi.default.svc slots=2";
     assertThat(config).contains(last).doesNotContain("pi-worker-" + workers + ".");
@@ -48,6 +49,13 @@ class CompileBenchmarkTest {
     assertThat(benchmark.objectsToTrees())
         .extracting(t -> t.path("kind").asText())
         .containsExactly(
-            "ServiceAccount", "Role", "RoleBinding", "ConfigMap", "Service", "StatefulSet", "Job");
+            "ServiceAccount",
+            "Role",
+            "RoleBinding",
+            "ConfigMap",
+            "Service",
+            "StatefulSet",
+            "Job",
+            "Job");
   }
 }

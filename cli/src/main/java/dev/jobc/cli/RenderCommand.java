@@ -188,6 +188,7 @@ final class RenderCommand implements Callable<Integer> {
           check
               ? RenderedDirectory.check(objects, dir)
               : RenderedDirectory.write(objects, dir, render.inputs().files());
+      outcome.warnings().forEach(w -> err.print(w + "\n"));
       err.print(outcome.report());
       exitCode = outcome.ok() ? ExitCode.OK : ExitCode.SOFTWARE;
       if (outcome.stale()) {

@@ -135,7 +135,7 @@ class KrmIT {
     assertThat(YamlStream.ids(run.out()))
         .as(run.toString())
         .contains("Job/pi-kustomize-launcher", "StatefulSet/pi-kustomize-worker")
-        .hasSize(7);
+        .hasSize(8);
   }
 
   @Test

@@ -25,7 +25,6 @@ import io.fabric8.kubernetes.api.model.ResourceRequirementsBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -139,7 +138,7 @@ public final class DglLauncherGenerator {
       args.add("--then-scale");
       args.add(Naming.workerSet(plan.name()) + "=" + plan.workers());
     }
-    return DglPodParts.sidecar(plan, DglNaming.PARTITIONER_WATCHER, args)
+    return DglPodParts.sidecar(plan, DglNaming.PARTITIONER_WATCHER, args, 1)
         .withVolumeMounts(mount(DglNaming.DATASET_VOLUME, DglNaming.DATASET_MOUNT))
         .build();
   }
@@ -168,8 +167,11 @@ public final class DglLauncherGenerator {
             "--dgl-port",
             Integer.toString(DglNaming.DGL_PORT),
             "--dgl-slots",
-            Integer.toString(plan.slots())));
-    return DglPodParts.sidecar(plan, DglNaming.WORKER_WATCHER, args)
+            Integer.toString(plan.slots()),
+            // The job's workers only, never the whole namespace.
+            "--selector",
+            selector(DglLabels.typeSelector(plan.name(), DglJob.WORKER))));
+    return DglPodParts.sidecar(plan, DglNaming.WORKER_WATCHER, args, plan.workers())
         .withVolumeMounts(mount(DglNaming.IPCONFIG_VOLUME, DglNaming.CONFIG_MOUNT))
         .build();
   }
@@ -187,8 +189,8 @@ public final class DglLauncherGenerator {
    * The native sidecar (an init container with {@code restartPolicy: Always}) that applies {@code
    * cleanPodPolicy} when the launcher pod ends. The launcher is a bare Pod with restart policy
    * Never, so any end is final: its main container ending (kubelet then stops the sidecar with
-   * SIGTERM), a failed wait, or the pod's deletion. The sidecar acts on SIGTERM, so it sends no
-   * request while the job runs.
+   * SIGTERM), a failed wait, or the pod's deletion. The sidecar acts on SIGTERM; before, at its
+   * start, it only reads its pod and sends the release once as a dry run (warm-up).
    */
   private static Container workerRelease(DglJobPlan plan, String mainContainer) {
     List<String> args =
@@ -201,18 +203,11 @@ public final class DglLauncherGenerator {
                 mainContainer));
     if (plan.workerKind() == WorkerKind.PODS) {
       args.add("--selector");
-      args.add(
-          DglLabels.typeSelector(plan.name(), DglJob.WORKER).entrySet().stream()
-              .map(e -> e.getKey() + "=" + e.getValue())
-              .sorted()
-              .collect(java.util.stream.Collectors.joining(",")));
+      args.add(selector(DglLabels.typeSelector(plan.name(), DglJob.WORKER)));
     } else {
       args.add("--worker-set");
       args.add(Naming.workerSet(plan.name()));
     }
-    Map<String, Quantity> resources = new LinkedHashMap<>();
-    resources.put("cpu", new Quantity("50m"));
-    resources.put("memory", new Quantity("128Mi"));
     return new ContainerBuilder()
         .withName(DglNaming.WORKER_RELEASE)
         .withImage(plan.sidecarImage())
@@ -223,13 +218,26 @@ public final class DglLauncherGenerator {
             PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
             PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
             new EnvVar("JAVA_TOOL_OPTIONS", SidecarContainer.JAVA_TOOL_OPTIONS, null))
-        .withResources(
-            new ResourceRequirementsBuilder()
-                .withLimits(resources)
-                .withRequests(new LinkedHashMap<>(resources))
-                .build())
+        .withResources(SidecarContainer.resources(RELEASE_CPU, 0))
         .withSecurityContext(RestrictedSecurityContext.of(false))
         .build();
+  }
+
+  /**
+   * The release's CPU: it reads its pod and sends its requests once as dry runs at start, so that
+   * after SIGTERM it takes about a second at 50m; a launcher that ends while that warm-up runs
+   * leaves it the client's whole start in the grace period, about 18 s at 50m and half that at this
+   * (SidecarLimitsIT, under the rendered CPU quota).
+   */
+  static final String RELEASE_CPU = "100m";
+
+  /** {@code key=value,...} in key order, as the sidecar's {@code --selector} takes labels. */
+  private static String selector(Map<String, String> labels) {
+    List<String> terms = new ArrayList<>();
+    for (Map.Entry<String, String> e : new java.util.TreeMap<>(labels).entrySet()) {
+      terms.add(e.getKey() + "=" + e.getValue());
+    }
+    return String.join(",", terms);
   }
 
   /** Go's {@code ResourceRequirements.Size() == 0}: no limits, requests or claims at all. */

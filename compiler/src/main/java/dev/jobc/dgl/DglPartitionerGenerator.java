@@ -49,7 +49,8 @@ public final class DglPartitionerGenerator {
                     "--container",
                     DglNaming.PARTITIONER_WATCHER,
                     "--timeout",
-                    DglLauncherGenerator.WAIT_TIMEOUT))
+                    DglLauncherGenerator.WAIT_TIMEOUT),
+                1)
             .build());
     spec.setInitContainers(inits);
 

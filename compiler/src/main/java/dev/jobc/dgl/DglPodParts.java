@@ -7,6 +7,7 @@ import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.RestrictedSecurityContext;
+import dev.jobc.k8s.SidecarContainer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -142,11 +143,15 @@ final class DglPodParts {
   }
 
   /**
-   * The jobc sidecar image running {@code args}, with its downward-API environment and
-   * dgl-operator's init container resources ({@code initContainerCpu}, {@code initContainerMem},
-   * {@code initContainerEphStorage} in {@code controllers/dgljob_controller.go}).
+   * The jobc sidecar image running {@code args}, watching up to {@code pods} pods: its downward-API
+   * environment, JVM options with a heap sized for them ({@link SidecarContainer#javaToolOptions}),
+   * and dgl-operator's init container resources ({@code initContainerCpu}, {@code
+   * initContainerMem}, {@code initContainerEphStorage} in {@code
+   * controllers/dgljob_controller.go}), with more memory where the watch needs it ({@link
+   * SidecarContainer#memoryMiB}).
    */
-  static ContainerBuilder sidecar(DglJobPlan plan, String name, List<String> args) {
+  static ContainerBuilder sidecar(DglJobPlan plan, String name, List<String> args, int pods) {
+    int memory = Math.max(INIT_CONTAINER_MEMORY_MIB, SidecarContainer.memoryMiB(pods));
     return new ContainerBuilder()
         .withName(name)
         .withImage(plan.sidecarImage())
@@ -155,10 +160,14 @@ final class DglPodParts {
         .withEnv(
             PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
             PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
-            PodTemplates.fieldEnv("POD_IP", "status.podIP"))
-        .withResources(helperResources("100m", "512Mi", "5Gi"))
+            PodTemplates.fieldEnv("POD_IP", "status.podIP"),
+            env("JAVA_TOOL_OPTIONS", SidecarContainer.javaToolOptions(pods)))
+        .withResources(helperResources("100m", memory + "Mi", "5Gi"))
         .withSecurityContext(RestrictedSecurityContext.of(false));
   }
+
+  /** dgl-operator's {@code initContainerMem}, 512Mi. */
+  static final int INIT_CONTAINER_MEMORY_MIB = 512;
 
   /**
    * Requests equal to limits for a container jobc adds: {@code cpu}, {@code ephemeral-storage},

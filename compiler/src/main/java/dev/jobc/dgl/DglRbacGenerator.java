@@ -75,7 +75,7 @@ public final class DglRbacGenerator {
     }
     return List.of(
         plan.workerKind() == WorkerKind.PODS
-            ? Rbac.rule("", "pods", plan.workerPods(), "delete")
+            ? Rbac.rule("", "pods", plan.workerPods(), "patch")
             : Rbac.rule(
                 "apps", "statefulsets/scale", List.of(Naming.workerSet(plan.name())), "patch"),
         Rbac.rule("", "events", null, "create"));

@@ -52,6 +52,13 @@ public final class DglWorkerGenerator {
           spec.setSchedulingGates(gates);
         }
         Metadata.annotate(template.getMetadata(), Metadata.objectAnnotations(plan.job().options()));
+        if (plan.workersAfterPartitioning() || DglLauncherGenerator.releasesWorkers(plan)) {
+          // The launcher's sidecars lift the gate after partitioning and end the pod at the end
+          // (activeDeadlineSeconds lowered to 1; nothing rendered is deleted): Flux must not
+          // apply the pod again, which with IfNotPresent it does only when it is missing (Argo
+          // CD: ignoreDifferences, see docs/gitops.md).
+          Metadata.annotate(template.getMetadata(), Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
+        }
         pods.add(new PodBuilder().withMetadata(template.getMetadata()).withSpec(spec).build());
       }
       return pods;

@@ -17,35 +17,82 @@ import java.util.Map;
  * Containers running the {@code jobc-sidecar} image, for every kind: the image's entrypoint runs
  * the jar, so a container only carries the subcommand and its options in {@code args}. Every such
  * container gets the pod's name, namespace and IP from the downward API, the JVM options below,
- * small resources (requests equal to limits) and the Pod Security Standards' restricted settings
- * ({@link RestrictedSecurityContext}).
+ * resources sized from the number of pods it watches (requests equal to limits) and the Pod
+ * Security Standards' restricted settings ({@link RestrictedSecurityContext}).
  */
 public final class SidecarContainer {
   /**
-   * JVM options for a small watcher: serial GC, C1 only (the interpreter alone saves about 9 MiB
-   * but takes over a second for the first change), a heap of at most 32 MiB (16 MiB ran out on JDK
-   * 25) with a 2 MiB young generation (a default one of a third of the heap keeps about 5 MiB more
-   * resident between collections) that gives memory back after a collection, bounded metaspace and
-   * code cache, no perf-data file (the root file system is read-only). The resident size they give
-   * is measured in bench/README.md.
+   * The least heap of any sidecar: enough for fabric8's client and a watch of some 2,500 pods (16
+   * MiB ran out on JDK 25).
    */
-  public static final String JAVA_TOOL_OPTIONS =
-      "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k -Xms4m -Xmx32m"
-          + " -Xmn2m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=48m"
-          + " -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:-UsePerfData"
-          + " -XX:+ExitOnOutOfMemoryError";
+  public static final int MIN_HEAP_MIB = 32;
+
+  /**
+   * What a sidecar's heap holds whatever it watches: fabric8's client and the JVM's own, about 13
+   * MiB live after a full collection (bench/sidecar-bench.sh, 100 workers).
+   */
+  public static final int FIXED_HEAP_MIB = 12;
+
+  /**
+   * Pods watched per MiB of heap: each costs about 3.3 KiB live (its reduced copy in the watch's
+   * store, its key, its share of discover_hosts.sh; 30 MiB live at 5,000 workers, bench/README.md
+   * "Sidecar footprint"), and 8 KiB of heap leaves as much again for garbage between collections.
+   */
+  public static final int PODS_PER_HEAP_MIB = 128;
+
+  /**
+   * What the JVM needs besides the heap (metaspace, code, threads, the collector's own): resident
+   * size less committed heap, 76 to 78 MiB measured from 100 to 5,000 workers, with room to spare.
+   */
+  public static final int NON_HEAP_MIB = 96;
+
+  /**
+   * The heap of a sidecar that watches up to {@code pods} pods: {@link #FIXED_HEAP_MIB} plus 1 MiB
+   * per {@link #PODS_PER_HEAP_MIB} pods (rounded up), and at least {@link #MIN_HEAP_MIB}: 32 MiB up
+   * to 2,560 pods, 52 MiB at 5,000.
+   */
+  public static int heapMiB(int pods) {
+    int heap = FIXED_HEAP_MIB + (Math.max(0, pods) + PODS_PER_HEAP_MIB - 1) / PODS_PER_HEAP_MIB;
+    return Math.max(MIN_HEAP_MIB, heap);
+  }
+
+  /**
+   * The memory limit (and request) of a sidecar that watches up to {@code pods} pods: its heap
+   * ({@link #heapMiB}) plus {@link #NON_HEAP_MIB}: 128 MiB up to 2,560 pods, 148 MiB at 5,000.
+   */
+  public static int memoryMiB(int pods) {
+    return heapMiB(pods) + NON_HEAP_MIB;
+  }
+
+  /**
+   * JVM options for a small watcher of up to {@code pods} pods: serial GC, C1 only (the interpreter
+   * alone saves about 9 MiB but takes over a second for the first change), a heap of {@link
+   * #heapMiB} with a 2 MiB young generation (a default one of a third of the heap keeps about 5 MiB
+   * more resident between collections) that gives memory back after a collection, bounded metaspace
+   * and code cache, no perf-data file (the root file system is read-only), and an exit on the first
+   * OutOfMemoryError (kubelet restarts the container; a JVM that goes on after one may have lost a
+   * thread). The resident size they give is measured in bench/README.md.
+   */
+  public static String javaToolOptions(int pods) {
+    return "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k -Xms4m -Xmx"
+        + heapMiB(pods)
+        + "m -Xmn2m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=48m"
+        + " -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:-UsePerfData"
+        + " -XX:+ExitOnOutOfMemoryError";
+  }
+
+  /** {@link #javaToolOptions} for a sidecar that watches no more than a few dozen pods. */
+  public static final String JAVA_TOOL_OPTIONS = javaToolOptions(0);
 
   /** Non-root user of the image. */
   public static final long USER = RestrictedSecurityContext.USER;
 
   /**
-   * Requests equal to limits, so that a launcher whose own containers are Guaranteed stays
-   * Guaranteed (Kubernetes' QoS class counts init and sidecar containers too). 128 MiB holds the
-   * measured resident size (about 91 MiB watching 100 workers, bench/README.md). 250m CPU leaves
-   * the JVM's start a quarter core.
+   * 250m CPU leaves the JVM's start a quarter core. Requests equal limits, so that a launcher whose
+   * own containers are Guaranteed stays Guaranteed (Kubernetes' QoS class counts init and sidecar
+   * containers too).
    */
-  static final Map<String, Quantity> RESOURCES =
-      Map.of("cpu", new Quantity("250m"), "memory", new Quantity("128Mi"));
+  static final String CPU = "250m";
 
   /** Lifetime of the sidecar's projected token: the kubelet's own for automounted tokens. */
   static final long TOKEN_SECONDS = 3607L;
@@ -58,9 +105,29 @@ public final class SidecarContainer {
   }
 
   /**
-   * A new sidecar container with the shared settings; callers set probes, mounts, restart policy.
+   * Requests equal to limits: {@code cpu}, and the memory of a sidecar watching up to {@code pods}
+   * pods ({@link #memoryMiB}).
    */
+  public static ResourceRequirements resources(String cpu, int pods) {
+    Map<String, Quantity> amounts = new LinkedHashMap<>();
+    amounts.put("cpu", new Quantity(cpu));
+    amounts.put("memory", new Quantity(memoryMiB(pods) + "Mi"));
+    ResourceRequirements resources = new ResourceRequirements();
+    resources.setRequests(new LinkedHashMap<>(amounts));
+    resources.setLimits(amounts);
+    return resources;
+  }
+
+  /** As {@link #base(String, String, List, int)} for a sidecar that watches a few pods. */
   public static Container base(String image, String name, List<String> args) {
+    return base(image, name, args, 0);
+  }
+
+  /**
+   * A new sidecar container with the shared settings, sized to watch up to {@code pods} pods;
+   * callers set probes, mounts, restart policy.
+   */
+  public static Container base(String image, String name, List<String> args, int pods) {
     Container c = new Container();
     c.setName(name);
     c.setImage(image);
@@ -72,11 +139,8 @@ public final class SidecarContainer {
                 PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
                 PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
                 PodTemplates.fieldEnv("POD_IP", "status.podIP"),
-                new EnvVar("JAVA_TOOL_OPTIONS", JAVA_TOOL_OPTIONS, null))));
-    ResourceRequirements resources = new ResourceRequirements();
-    resources.setRequests(new LinkedHashMap<>(RESOURCES));
-    resources.setLimits(new LinkedHashMap<>(RESOURCES));
-    c.setResources(resources);
+                new EnvVar("JAVA_TOOL_OPTIONS", javaToolOptions(pods), null))));
+    c.setResources(resources(CPU, pods));
     c.setSecurityContext(RestrictedSecurityContext.of(true));
     return c;
   }

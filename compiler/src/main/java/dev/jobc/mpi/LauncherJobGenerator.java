@@ -117,11 +117,13 @@ public final class LauncherJobGenerator {
               MpiConfigMapGenerator.DISCOVER_HOSTS,
               PodTemplates.MODE_EXECUTABLE));
     }
-    // Last init container, after kubectl-delivery: kubelet starts the main container only once
-    // the sidecar's startup probe reports the workers Ready.
+    // First of all init containers: kubelet starts the next one, and the main container, only
+    // once the sidecar's startup probe reports the workers Ready. Running from the pod's start,
+    // it sees every end of the pod, also one that comes while an init container after it (the
+    // user's, kubectl-delivery) is stuck.
     var inits =
         new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
-    inits.add(SidecarContainers.mpiRun(plan, main.getName()));
+    inits.add(0, SidecarContainers.mpiRun(plan, main.getName()));
     spec.setInitContainers(inits);
     volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
     volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));

@@ -13,11 +13,11 @@ import java.util.List;
  * ServiceAccount, Role and RoleBinding {@code <job>-launcher}: what {@code kubexec.sh} needs to run
  * {@code kubectl exec} (mpi-operator v1's launcher RBAC), and what the {@code jobc-sidecar} needs:
  * watching pods (already granted), reading its launcher Job by name, reading and patching the
- * worker StatefulSet's scale by name (or deleting the worker pods by name) and creating Events.
- * {@code pods/exec} is granted on the worker pods by name only, and left out entirely when there
- * are no workers: an empty {@code resourceNames} would grant exec on every pod in the namespace.
- * When the launcher template names a ServiceAccount, the Role is bound to that one and no
- * ServiceAccount is rendered.
+ * worker StatefulSet's scale by name (or patching the worker pods by name, to end them) and
+ * creating Events. {@code pods/exec} is granted on the worker pods by name only, and left out
+ * entirely when there are no workers: an empty {@code resourceNames} would grant exec on every pod
+ * in the namespace. When the launcher template names a ServiceAccount, the Role is bound to that
+ * one and no ServiceAccount is rendered.
  */
 public final class LauncherRbacGenerator {
 
@@ -30,7 +30,7 @@ public final class LauncherRbacGenerator {
       // or the worker pods by name.
       sidecar.add(
           plan.podWorkers()
-              ? Rbac.rule("", "pods", plan.roleExecPods(), "delete")
+              ? Rbac.rule("", "pods", plan.roleExecPods(), "patch")
               : Rbac.rule(
                   "apps",
                   "statefulsets/scale",

@@ -22,6 +22,7 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
   private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
   private final WorkerPodsGenerator workerPods = new WorkerPodsGenerator();
   private final LauncherJobGenerator launchers = new LauncherJobGenerator();
+  private final WorkerScalerJobGenerator scalers = new WorkerScalerJobGenerator();
 
   public MpiJobKind(Templates templates) {
     this.configMaps = new MpiConfigMapGenerator(templates);
@@ -91,6 +92,9 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
       }
     }
     out.add(launchers.generate(plan));
+    if (WorkerScalerJobGenerator.needed(plan)) {
+      out.add(scalers.generate(plan));
+    }
     // Gang scheduling: the pod-carrying generators mark their pods; the group itself.
     if (plan.gang() != null) {
       out.add(GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));

@@ -142,6 +142,16 @@ public final class MpiJobValidator {
                     + " scheduled at once and its resource requests are held while the workers"
                     + " start. Only its main container waits until every worker is Ready (the"
                     + " jobc-sidecar's startup probe), as with AtStartup"));
+        if (job.activeDeadlineSeconds() != null) {
+          // The launcher Job's deadline counts from the Job's start (the Job controller's
+          // status.startTime), which mpi-operator delays until the workers are Ready.
+          out.add(
+              Finding.warning(
+                  job.paths().activeDeadlineSeconds(),
+                  "counts the workers' start-up too: the launcher Job starts with the workers"
+                      + " (mpi-operator starts it, and its deadline, once every worker is Ready"
+                      + " under WaitForWorkersReady); allow for the start-up, or leave it out"));
+        }
       }
     }
     if (job.mainContainer() != null && !Dns.dns1123Label(job.mainContainer()).isEmpty()) {

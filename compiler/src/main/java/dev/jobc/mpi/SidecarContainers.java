@@ -21,10 +21,20 @@ public final class SidecarContainers {
 
   public static final String WAIT = "wait";
 
-  /** How often and how long the startup probe checks the ready marker: 2 s, up to one hour. */
+  /** How often the startup probe checks the ready marker. */
   static final int PROBE_PERIOD_SECONDS = 2;
 
-  static final int PROBE_FAILURES = 1800;
+  /**
+   * How many failed checks the startup probe tolerates: as many as Kubernetes allows (the field is
+   * an int32), about 136 years at {@link #PROBE_PERIOD_SECONDS}. kubelet restarts a sidecar whose
+   * startup probe gives up, and the Job controller counts every container restart of an {@code
+   * OnFailure} launcher against {@code backoffLimit} ({@code pastBackoffLimitOnFailure}, native
+   * sidecars included): a finite wait would fail a job whose workers take longer to start (GPU
+   * queues, node autoscaling, large images), after one wait with {@code backoffLimit: 0}.
+   * mpi-operator's {@code WaitForWorkersReady} waits as long as it takes; {@code
+   * activeDeadlineSeconds} still bounds the whole job.
+   */
+  static final int PROBE_FAILURES = Integer.MAX_VALUE;
 
   private SidecarContainers() {}
 
@@ -54,6 +64,11 @@ public final class SidecarContainers {
       add(args, "--launcher-host", plan.discoverHosts().get(0));
     }
     add(args, "--ready-workers", Integer.toString(plan.workers()));
+    // The workers the Role may exec into: no host past them goes into discover_hosts.sh.
+    int maxWorkers = Math.max(plan.workers(), plan.roleExecPods().size());
+    if (maxWorkers > 0) {
+      add(args, "--max-workers", Integer.toString(maxWorkers));
+    }
     if (plan.workers() > 0 && !plan.podWorkers()) {
       add(args, "--worker-set", Naming.workerSet(plan.name()));
       // Scaled up to this when the launcher starts and finds the workers at 0 (rendered at 0 while
@@ -72,8 +87,10 @@ public final class SidecarContainers {
     if (plan.sidecarToken()) {
       mounts.add(SidecarContainer.tokenMount());
     }
+    // It watches the launcher and every worker the job may have.
     Container c =
-        SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
+        SidecarContainer.base(
+            plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args, maxWorkers + 1);
     c.setRestartPolicy("Always");
     ExecAction ready = new ExecAction();
     ready.setCommand(new ArrayList<>(List.of("test", "-e", Naming.SIDECAR_READY_FILE)));
@@ -89,7 +106,8 @@ public final class SidecarContainers {
   /**
    * The worker clean-up policy the sidecar applies. With workers in a StatefulSet (restart policy
    * Always) no worker pod ever ends by itself, so {@code Running} and {@code All} both scale it to
-   * 0, as mpi-operator v0.2's StatefulSet workers did; bare worker pods are deleted by name.
+   * 0, as mpi-operator v0.2's StatefulSet workers did; bare worker pods are ended by name (their
+   * {@code activeDeadlineSeconds} lowered to 1), never deleted.
    */
   static String cleanPodPolicy(MpiJobPlan plan) {
     String policy = plan.job().cleanPodPolicy();

@@ -12,11 +12,13 @@ import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Bare worker Pods {@code <job>-worker-<i>} ({@code --workers pods}), the shape mpi-operator v1 and
  * v2beta1 create: each with {@code training.kubeflow.org/replica-index}, host name and subdomain
- * under the job's Service, and the replica's restart policy. Nothing recreates a deleted Pod.
+ * under the job's Service, and the replica's restart policy. Nothing recreates a deleted Pod; at
+ * the end the sidecars end them by {@code cleanPodPolicy}, and never delete them.
  */
 public final class WorkerPodsGenerator {
 
@@ -26,6 +28,7 @@ public final class WorkerPodsGenerator {
     int offset = plan.job().runLauncherAsWorker() ? 1 : 0;
     List<Pod> pods = new ArrayList<>(plan.workers());
     var annotations = Metadata.objectAnnotations(plan.options());
+    boolean ended = !"None".equals(SidecarContainers.cleanPodPolicy(plan));
     for (int i = 0; i < plan.workers(); i++) {
       String name = Naming.workerPod(plan.name(), i);
       var labels = new LinkedHashMap<>(template.getMetadata().getLabels());
@@ -37,6 +40,12 @@ public final class WorkerPodsGenerator {
               .withLabels(labels)
               .build();
       Metadata.annotate(meta, annotations);
+      if (ended) {
+        // The sidecars end these pods when the job has finished (activeDeadlineSeconds lowered
+        // to 1; nothing rendered is deleted): Flux must not apply them again, which with
+        // IfNotPresent it does only when one is missing (Argo CD: docs/gitops.md).
+        Metadata.annotate(meta, Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
+      }
       pods.add(
           new PodBuilder()
               .withMetadata(meta)

@@ -56,7 +56,7 @@ class MpiGeneratorsTest {
       """;
 
   @Test
-  void launcherAppendsTheMpiEnvironmentAfterTheUsersAndRunsTheSidecarLast() {
+  void launcherAppendsTheMpiEnvironmentAfterTheUsersAndRunsTheSidecarFirst() {
     Job job = new LauncherJobGenerator().generate(plan(PI, CompileOptions.defaults()));
     var pod = job.getSpec().getTemplate().getSpec();
     Container main = pod.getContainers().get(0);
@@ -64,7 +64,7 @@ class MpiGeneratorsTest {
     assertThat(env.get(0)).isEqualTo("USER_FIRST");
     assertThat(env).contains("K_MPI_JOB_ROLE", "OMPI_MCA_orte_default_hostfile");
     assertThat(pod.getInitContainers().stream().map(Container::getName).toList())
-        .containsExactly("kubectl-delivery", "jobc-sidecar");
+        .containsExactly("jobc-sidecar", "kubectl-delivery");
     assertThat(pod.getServiceAccountName()).isEqualTo("pi-launcher");
     assertThat(pod.getHostname()).isEqualTo("pi-launcher");
     assertThat(pod.getSubdomain()).isEqualTo("pi");

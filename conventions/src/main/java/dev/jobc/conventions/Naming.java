@@ -11,6 +11,7 @@ public final class Naming {
   public static final String CONFIG_SUFFIX = "-config";
   public static final String LAUNCHER_SUFFIX = "-launcher";
   public static final String WORKER_SUFFIX = "-worker";
+  public static final String SCALER_SUFFIX = "-scaler";
 
   /** Volume holding hostfile, kubexec.sh and discover_hosts.sh (mpi-operator's name). */
   public static final String CONFIG_VOLUME = "mpi-job-config";
@@ -81,6 +82,15 @@ public final class Naming {
 
   public static String launcher(String job) {
     return job + LAUNCHER_SUFFIX;
+  }
+
+  /**
+   * The Job that scales the workers with the launcher Job ({@code jobc-sidecar scale-workers}); a
+   * suffix no longer than {@link #LAUNCHER_SUFFIX}, so that every job name the launcher Job allows
+   * allows it too.
+   */
+  public static String scaler(String job) {
+    return job + SCALER_SUFFIX;
   }
 
   public static String workerSet(String job) {

@@ -87,7 +87,7 @@ class PodSecurityRestrictedTest {
         pods().filter(p -> p.caseName().equals("mpijob-v2beta1-restricted-pod")).toList();
     assertThat(pods)
         .extracting(RenderedPods::object)
-        .containsExactly("StatefulSet pi-worker", "Job pi-launcher");
+        .containsExactly("StatefulSet pi-worker", "Job pi-launcher", "Job pi-scaler");
     for (RenderedPods pod : pods) {
       Map<String, JsonNode> volumes = new HashMap<>();
       pod.spec().path("volumes").forEach(v -> volumes.put(v.path("name").asText(), v));

@@ -37,8 +37,13 @@ class QosClassTest {
   @ParameterizedTest
   @MethodSource("pods")
   void jobcContainersKeepTheUsersQosClass(RenderedPods pod) {
-    Qos users = qos(pod.containers(), c -> !RenderedPods.addedByJobc(c));
     Qos all = qos(pod.containers(), c -> true);
+    if (pod.containers().stream().allMatch(RenderedPods::addedByJobc)) {
+      // A pod of jobc's alone (an MPIJob's scaler): requests equal limits.
+      assertThat(all).as(pod.toString()).isEqualTo(Qos.GUARANTEED);
+      return;
+    }
+    Qos users = qos(pod.containers(), c -> !RenderedPods.addedByJobc(c));
     // Containers with resources cannot keep a pod BestEffort; anything else must be kept.
     assertThat(all)
         .as(pod + " (user's containers alone: " + users + ")")

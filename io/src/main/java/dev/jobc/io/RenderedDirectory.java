@@ -30,18 +30,38 @@ public final class RenderedDirectory {
    *     {@code ok}
    * @param changes the files {@code write} added, changed or removed; empty when the directory
    *     already held the render
+   * @param warnings one line per object of the directory's previous render that the API server
+   *     would refuse to update to this one ({@link RefusedUpdates}), to print whatever {@code ok}
    * @param stale whether {@code check} found a directory that {@code write} would make current: it
    *     differs from the render, or is missing
    */
   public record Outcome(
-      boolean ok, String report, List<OutputDirectory.Change> changes, boolean stale) {
+      boolean ok,
+      String report,
+      List<OutputDirectory.Change> changes,
+      List<String> warnings,
+      boolean stale) {
     public Outcome {
       changes = List.copyOf(changes);
+      warnings = List.copyOf(warnings);
     }
 
     private static Outcome failed(String report) {
-      return new Outcome(false, report, List.of(), false);
+      return new Outcome(false, report, List.of(), List.of(), false);
     }
+  }
+
+  /**
+   * One warning line per object of the previous render ({@code before}) that the API server would
+   * refuse to update to the new one ({@link RefusedUpdates}).
+   */
+  private static List<String> refused(
+      OutputDirectory dir, SortedMap<String, String> before, SortedMap<String, String> after) {
+    List<String> out = new ArrayList<>();
+    for (RefusedUpdates.Refusal r : RefusedUpdates.between(before, after)) {
+      out.add(dir.display(r.file()) + ": warning: " + r.message());
+    }
+    return out;
   }
 
   /**
@@ -55,8 +75,17 @@ public final class RenderedDirectory {
     if (files.isEmpty()) {
       return Outcome.failed(report.toString());
     }
+    // What the directory held: a changed Job or Pod there may exist in a cluster. A directory
+    // that cannot be read as jobc's says nothing here; replace refuses it with its reason.
+    SortedMap<String, String> before;
     try {
-      return new Outcome(true, "", dir.replace(files.get(), inputs), false);
+      before = dir.contents().orElseGet(TreeMap::new);
+    } catch (OutputDirectory.Refusal | IOException e) {
+      before = new TreeMap<>();
+    }
+    List<String> warnings = refused(dir, before, files.get());
+    try {
+      return new Outcome(true, "", dir.replace(files.get(), inputs), warnings, false);
     } catch (OutputDirectory.Refusal r) {
       return Outcome.failed(
           "jobc: error: refusing to replace " + dir.name() + ": " + r.getMessage() + "\n");
@@ -85,7 +114,8 @@ public final class RenderedDirectory {
       return Outcome.failed("jobc: error: " + dir.describe(e) + "\n");
     }
     if (contents.isEmpty()) {
-      return new Outcome(false, dir.name() + ": error: no such directory\n", List.of(), true);
+      return new Outcome(
+          false, dir.name() + ": error: no such directory\n", List.of(), List.of(), true);
     }
     SortedMap<String, String> existing = contents.get();
     SortedMap<String, String> expected = OutputDirectory.withRecord(rendered.get());
@@ -105,7 +135,11 @@ public final class RenderedDirectory {
       }
       report.append(diff);
     }
-    return new Outcome(report.length() == 0, report.toString(), List.of(), report.length() > 0);
+    // The committed render is what a cluster was given: say which of its objects would refuse
+    // this one.
+    List<String> warnings = refused(dir, existing, rendered.get());
+    return new Outcome(
+        report.length() == 0, report.toString(), List.of(), warnings, report.length() > 0);
   }
 
   /** File name to text, or empty (after reporting why) when two objects want the same file. */

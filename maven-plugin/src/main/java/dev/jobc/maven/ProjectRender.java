@@ -78,7 +78,12 @@ public record ProjectRender(
     }
     writeStamp(stamp());
     return new Result(
-        true, false, warnings(render), notes(render), "", render.result().objects().size());
+        true,
+        false,
+        warnings(render, outcome.warnings()),
+        notes(render),
+        "",
+        render.result().objects().size());
   }
 
   /** Compares {@code outputDirectory} with a fresh render; writes nothing. */
@@ -92,7 +97,7 @@ public record ProjectRender(
     return new Result(
         outcome.ok(),
         false,
-        warnings(render),
+        warnings(render, outcome.warnings()),
         notes(render),
         outcome.report(),
         render.result().objects().size());
@@ -119,11 +124,14 @@ public record ProjectRender(
         report.append(d.format()).append('\n');
       }
     }
-    return new Result(false, false, warnings(render), notes(render), report + more, 0);
+    return new Result(false, false, warnings(render, List.of()), notes(render), report + more, 0);
   }
 
-  private static List<String> warnings(Render render) {
-    return lines(render, Severity.WARNING);
+  /** The render's warnings, then {@code more} (the directory's: {@link RenderedDirectory}). */
+  private static List<String> warnings(Render render, List<String> more) {
+    List<String> out = new java.util.ArrayList<>(lines(render, Severity.WARNING));
+    out.addAll(more);
+    return out;
   }
 
   private static List<String> notes(Render render) {

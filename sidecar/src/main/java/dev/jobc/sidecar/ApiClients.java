@@ -1,9 +1,12 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 
 /**
  * The Kubernetes client of a sidecar process: fabric8's standard configuration (in-cluster service
@@ -23,6 +26,17 @@ final class ApiClients {
    */
   static String userAgent(String command) {
     return USER_AGENT + "/" + command;
+  }
+
+  /**
+   * A patch of {@code type} under field manager {@code jobc-sidecar}: what Argo CD's {@code
+   * managedFieldsManagers} matches (docs/gitops.md).
+   */
+  static PatchContext patch(PatchType type) {
+    return new PatchContext.Builder()
+        .withPatchType(type)
+        .withFieldManager(Naming.SIDECAR_FIELD_MANAGER)
+        .build();
   }
 
   static KubernetesClient standard(String command) {

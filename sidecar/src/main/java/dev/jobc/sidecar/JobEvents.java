@@ -1,5 +1,6 @@
 package dev.jobc.sidecar;
 
+import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
@@ -73,16 +74,18 @@ final class JobEvents {
 
   void record(String type, String reason, String message) {
     Log.info(reason + ": " + message);
-    ObjectReference target =
-        job != null
-            ? job
-            : new ObjectReferenceBuilder()
-                .withApiVersion("batch/v1")
-                .withKind("Job")
-                .withName(jobName)
-                .withNamespace(namespace)
-                .build();
-    create(client, namespace, podName, target, type, reason, message);
+    create(client, namespace, podName, target(), type, reason, message);
+  }
+
+  private ObjectReference target() {
+    return job != null
+        ? job
+        : new ObjectReferenceBuilder()
+            .withApiVersion("batch/v1")
+            .withKind("Job")
+            .withName(jobName)
+            .withNamespace(namespace)
+            .build();
   }
 
   /**
@@ -97,33 +100,54 @@ final class JobEvents {
       String type,
       String reason,
       String message) {
+    create(client, namespace, reporter, target, type, reason, message, false);
+  }
+
+  /**
+   * Sends an Event with {@code dryRun=All} (nothing is recorded): at start, so that the first real
+   * one does not pay for loading and compiling the code it runs.
+   */
+  void warmUp() {
+    create(client, namespace, podName, target(), NORMAL, "WarmUp", "not recorded", true);
+  }
+
+  private static void create(
+      KubernetesClient client,
+      String namespace,
+      String reporter,
+      ObjectReference target,
+      String type,
+      String reason,
+      String message,
+      boolean dryRun) {
     String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     try {
-      client
-          .v1()
-          .events()
-          .inNamespace(namespace)
-          .resource(
-              new EventBuilder()
-                  .withNewMetadata()
-                  // kubectl's and client-go's naming: <object>.<unique hex>.
-                  .withName(target.getName() + "." + Long.toHexString(System.nanoTime()))
-                  .withNamespace(namespace)
-                  .endMetadata()
-                  .withInvolvedObject(target)
-                  .withType(type)
-                  .withReason(reason)
-                  .withMessage(message)
-                  .withFirstTimestamp(now)
-                  .withLastTimestamp(now)
-                  .withCount(1)
-                  .withNewSource()
-                  .withComponent(ApiClients.USER_AGENT)
-                  .endSource()
-                  .withReportingComponent(ApiClients.USER_AGENT)
-                  .withReportingInstance(reporter)
-                  .build())
-          .create();
+      Event event =
+          new EventBuilder()
+              .withNewMetadata()
+              // kubectl's and client-go's naming: <object>.<unique hex>.
+              .withName(target.getName() + "." + Long.toHexString(System.nanoTime()))
+              .withNamespace(namespace)
+              .endMetadata()
+              .withInvolvedObject(target)
+              .withType(type)
+              .withReason(reason)
+              .withMessage(message)
+              .withFirstTimestamp(now)
+              .withLastTimestamp(now)
+              .withCount(1)
+              .withNewSource()
+              .withComponent(ApiClients.USER_AGENT)
+              .endSource()
+              .withReportingComponent(ApiClients.USER_AGENT)
+              .withReportingInstance(reporter)
+              .build();
+      var resource = client.v1().events().inNamespace(namespace).resource(event);
+      if (dryRun) {
+        resource.dryRun().create();
+      } else {
+        resource.create();
+      }
     } catch (RuntimeException e) {
       Log.info("could not record the event: " + PodWatch.describe(e));
     }

@@ -64,6 +64,7 @@ final class LauncherSidecar {
       String workerSet,
       String cleanPodPolicy,
       int workerReplicas,
+      int maxWorkers,
       String launcherContainer,
       Path configDir,
       Path outputDir,
@@ -72,14 +73,12 @@ final class LauncherSidecar {
   static final String DISCOVER_HOSTS = "discover_hosts.sh";
 
   /**
-   * How long the stop waits for the kubelet to report the main container's end, or (Kubernetes
-   * before 1.31, which deletes the pods before it writes {@code Failed}) for the Job's final
-   * condition. Well inside {@link Termination#GRACE}, which the clean-up needs too.
+   * How long the stop waits for the kubelet to report the main container's end or the pod's
+   * deletion, or (Kubernetes before 1.31, which deletes the pods before it writes {@code Failed})
+   * for the Job's final condition. Well inside {@link Termination#GRACE}, which the clean-up needs
+   * too.
    */
   static final Duration SETTLE = Duration.ofSeconds(5);
-
-  /** The longest pause between attempts of the scale-up at start. */
-  static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
   private final KubernetesClient client;
   private final Settings s;
@@ -98,9 +97,12 @@ final class LauncherSidecar {
     this.s = settings;
     this.termination = termination;
     this.events = new JobEvents(client, s.namespace(), Naming.launcher(s.job()), s.pod());
-    this.cleanup = new WorkerCleanup(client, s.namespace());
+    this.cleanup = new WorkerCleanup(client, s.namespace(), s.pod());
     this.scale = new WorkerScale(client, s.namespace());
     this.workerLabels = MpiLabels.roleSelector(s.era(), s.job(), MpiLabels.WORKER);
+    // The ready file lives in the pod's emptyDir: after a restart of this container (kubelet
+    // restarts a native sidecar that exited) the gate stays open and is not reported again.
+    this.gateOpen = Files.exists(s.readyFile());
   }
 
   /** Runs until a stop is requested (SIGTERM); returns the exit code. */
@@ -145,7 +147,10 @@ final class LauncherSidecar {
     Map<Integer, Pod> ready = new TreeMap<>();
     for (Pod p : pods.values()) {
       int index = Naming.workerIndex(s.job(), p.getMetadata().getName());
-      if (index >= 0 && isWorker(p) && Pods.ready(p)) {
+      // Workers at or past the largest size the job may scale to are not listed: the Role
+      // grants exec on the workers below it only.
+      boolean granted = s.maxWorkers() <= 0 || index < s.maxWorkers();
+      if (index >= 0 && granted && isWorker(p) && Pods.ready(p)) {
         ready.put(index, p);
       }
     }
@@ -175,6 +180,8 @@ final class LauncherSidecar {
     Pod self = pods.get(s.pod());
     if (self != null) {
       events.owner(self);
+      termination.podGracePeriod(
+          self.getSpec() == null ? null : self.getSpec().getTerminationGracePeriodSeconds());
       checkLauncher(self);
     }
   }
@@ -206,7 +213,7 @@ final class LauncherSidecar {
     if (s.workerSet() == null || s.workerReplicas() <= 0) {
       return;
     }
-    Duration backoff = WorkerCleanup.FIRST_BACKOFF;
+    Duration backoff = Attempts.FIRST_PAUSE;
     while (!termination.stopRequested()) {
       try {
         Job job = readJob();
@@ -230,8 +237,8 @@ final class LauncherSidecar {
           return;
         }
         backoff =
-            backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0
-                ? MAX_BACKOFF
+            backoff.multipliedBy(2).compareTo(Attempts.LONGEST_PAUSE) > 0
+                ? Attempts.LONGEST_PAUSE
                 : backoff.multipliedBy(2);
       }
     }
@@ -288,40 +295,49 @@ final class LauncherSidecar {
    * On SIGTERM: read the launcher pod and its Job once more and decide (see {@link JobOutcome}).
    * kubelet stops a native sidecar right after the main container has ended, possibly before the
    * watch has delivered that, or before its own status report has reached the API; so an undecided
-   * outcome waits up to {@link #SETTLE} for the pod's end and the Job's condition. Synchronized
-   * with {@link #onPods}, so a clean-up the watch has started completes first.
+   * outcome waits up to {@link #SETTLE} for the pod's end or deletion and the Job's condition.
+   * Synchronized with {@link #onPods}, so a clean-up the watch has started completes first.
    */
   synchronized void finish() {
     if (cleaned) {
       return;
     }
     Pod self = null;
+    boolean podGone = false;
     Job job = null;
+    boolean jobGone = false;
     try {
       self = client.pods().inNamespace(s.namespace()).withName(s.pod()).get();
+      podGone = self == null;
       if (self != null) {
         events.owner(self);
+        termination.podGracePeriod(
+            self.getSpec() == null ? null : self.getSpec().getTerminationGracePeriodSeconds());
       }
     } catch (RuntimeException e) {
       Log.info("could not read the launcher pod at exit: " + PodWatch.describe(e));
     }
     try {
       job = readJob();
+      jobGone = job == null;
     } catch (RuntimeException e) {
       Log.info("could not read the launcher Job at exit: " + PodWatch.describe(e));
     }
-    JobOutcome outcome = JobOutcome.of(job, self, s.launcherContainer());
+    JobOutcome outcome = JobOutcome.of(job, jobGone, self, podGone, s.launcherContainer());
     if (!outcome.decided()) {
-      outcome = settle(self, job, outcome);
+      outcome = settle(self, podGone, job, outcome);
     }
     conclude(outcome);
   }
 
-  /** Waits up to {@link #SETTLE} for the launcher's end and its Job's verdict to be written. */
-  private JobOutcome settle(Pod self, Job job, JobOutcome outcome) {
+  /**
+   * Waits up to {@link #SETTLE} for the launcher's end or deletion, and its Job's verdict, to be
+   * written.
+   */
+  private JobOutcome settle(Pod self, boolean podGone, Job job, JobOutcome outcome) {
     long end = System.nanoTime() + SETTLE.toNanos();
     try {
-      if (JobOutcome.terminated(self, s.launcherContainer()) == null && running(self)) {
+      if (!podGone && !ending(self)) {
         // Running as far as the API knows: kubelet's report of its end may still be on the way.
         self =
             client
@@ -329,21 +345,21 @@ final class LauncherSidecar {
                 .inNamespace(s.namespace())
                 .withName(s.pod())
                 .waitUntilCondition(
-                    p -> p == null || JobOutcome.terminated(p, s.launcherContainer()) != null,
-                    remaining(end),
-                    TimeUnit.NANOSECONDS);
+                    p -> p == null || ending(p), remaining(end), TimeUnit.NANOSECONDS);
+        podGone = self == null;
         job = readJob();
-        outcome = JobOutcome.of(job, self, s.launcherContainer());
+        outcome = JobOutcome.of(job, job == null, self, podGone, s.launcherContainer());
       }
       if (!outcome.decided() && job != null) {
         Pod ended = self;
+        boolean gone = podGone;
         job =
             launcherJob()
                 .waitUntilCondition(
-                    j -> JobOutcome.of(j, ended, s.launcherContainer()).decided(),
+                    j -> JobOutcome.of(j, false, ended, gone, s.launcherContainer()).decided(),
                     remaining(end),
                     TimeUnit.NANOSECONDS);
-        outcome = JobOutcome.of(job, self, s.launcherContainer());
+        outcome = JobOutcome.of(job, false, self, podGone, s.launcherContainer());
       }
     } catch (RuntimeException e) {
       Log.info("nothing more within " + SETTLE.toSeconds() + " s: " + PodWatch.describe(e));
@@ -351,10 +367,11 @@ final class LauncherSidecar {
     return outcome;
   }
 
-  /** Whether the API last saw the main container running (not waiting behind the gate). */
-  private boolean running(Pod self) {
-    ContainerStatus status = self == null ? null : Pods.container(self, s.launcherContainer());
-    return status != null && status.getState() != null && status.getState().getRunning() != null;
+  /** Whether the pod is being deleted, or its main container has ended. */
+  private boolean ending(Pod p) {
+    return p != null
+        && (p.getMetadata().getDeletionTimestamp() != null
+            || JobOutcome.terminated(p, s.launcherContainer()) != null);
   }
 
   private static long remaining(long end) {

@@ -33,6 +33,10 @@ final class PodWait {
 
   private PodWait() {}
 
+  /**
+   * Waits for {@code names}, watching the pods with {@code labels}, or with none the one pod named
+   * (several names need labels).
+   */
   static Outcome await(
       KubernetesClient client,
       String namespace,
@@ -45,18 +49,19 @@ final class PodWait {
       throws InterruptedException {
     CompletableFuture<Outcome> done = new CompletableFuture<>();
     var last = new java.util.concurrent.atomic.AtomicReference<Map<String, Pod>>(Map.of());
+    java.util.function.Consumer<Map<String, Pod>> listener =
+        pods -> {
+          last.set(pods);
+          Outcome o = evaluate(pods, names, goal, container);
+          if (o != null) {
+            done.complete(o);
+          }
+        };
+    // The job's pods by label, or the one pod by name: never the whole namespace.
     try (PodWatch watch =
-        new PodWatch(
-            client,
-            namespace,
-            labels,
-            pods -> {
-              last.set(pods);
-              Outcome o = evaluate(pods, names, goal, container);
-              if (o != null) {
-                done.complete(o);
-              }
-            })) {
+        labels.isEmpty()
+            ? PodWatch.named(client, namespace, names.get(0), listener)
+            : new PodWatch(client, namespace, labels, listener)) {
       long deadline = System.nanoTime() + timeout.toNanos();
       while (true) {
         try {

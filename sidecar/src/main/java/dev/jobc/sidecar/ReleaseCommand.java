@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -15,8 +14,12 @@ import picocli.CommandLine.Option;
  * Never. Any end of that pod is final (its main container has ended, a wait before it failed, or
  * the pod was deleted), and each reaches this process as SIGTERM; it then applies {@code
  * cleanPodPolicy} to the workers, as dgl-operator ({@code dgljob_controller.go} at {@code 47bff27})
- * deletes the workers of a finished DGLJob, and records an Event on the launcher pod. It sends no
- * request before that.
+ * deletes the workers of a finished DGLJob, and records an Event on the launcher pod.
+ *
+ * <p>At start it reads its pod (the Event's target and the pod's grace period, the time it has
+ * after SIGTERM) and sends the release's requests once with {@code dryRun=All}, which changes
+ * nothing: a JVM loads and compiles the client's code on first use, about a CPU-second, which at a
+ * container's small CPU limit would otherwise be spent after SIGTERM, in the grace period.
  */
 @Command(
     name = "release",
@@ -67,47 +70,67 @@ final class ReleaseCommand extends SidecarCommand {
   @Override
   public Integer call() throws Exception {
     PodIdentity self = thisPod(pod);
-    if (!List.of("None", "Running", "All").contains(cleanPodPolicy)) {
-      throw usage("--clean-pod-policy must be None, Running or All");
+    Map<String, String> labels = workers(cleanPodPolicy, workerSet, selector);
+    try (KubernetesClient client = clients.get()) {
+      JobEvents events = new JobEvents(client, self.namespace(), self.name(), self.name());
+      warmUp(client, self, labels, events);
+      Log.info(
+          "releasing "
+              + (workerSet != null ? "StatefulSet " + workerSet : "the pods " + labels)
+              + " by cleanPodPolicy "
+              + cleanPodPolicy
+              + " when this pod stops");
+      termination.awaitStop();
+      release(client, self, labels, events);
     }
-    Map<String, String> labels;
-    try {
-      labels = WaitCommand.labels(selector);
-    } catch (IllegalArgumentException e) {
-      throw usage("--selector: " + e.getMessage());
-    }
-    if (workerSet == null && labels.isEmpty()) {
-      throw usage("give --worker-set or --selector");
-    }
-    Log.info(
-        "releasing "
-            + (workerSet != null ? "StatefulSet " + workerSet : "the pods " + labels)
-            + " by cleanPodPolicy "
-            + cleanPodPolicy
-            + " when this pod stops");
-    termination.awaitStop();
-    return withClient(
-        client -> {
-          release(client, self.namespace(), self.name(), labels);
-          return 0;
-        });
+    return 0;
   }
 
-  private void release(KubernetesClient client, String ns, String self, Map<String, String> labels)
+  /** Reads this pod and sends the release's requests as dry runs (see the class comment). */
+  private void warmUp(
+      KubernetesClient client, PodIdentity self, Map<String, String> labels, JobEvents events) {
+    Log.info("warming up: reading this pod, and the release as a dry run");
+    try {
+      Pod launcher = client.pods().inNamespace(self.namespace()).withName(self.name()).get();
+      if (launcher != null) {
+        about(events, launcher);
+        termination.podGracePeriod(
+            launcher.getSpec() == null
+                ? null
+                : launcher.getSpec().getTerminationGracePeriodSeconds());
+      }
+      if ("None".equals(cleanPodPolicy)) {
+        // Nothing to release.
+      } else if (workerSet != null) {
+        new WorkerScale(client, self.namespace()).dryRun(workerSet, 0);
+      } else {
+        client.pods().inNamespace(self.namespace()).withLabels(labels).list();
+      }
+      events.warmUp();
+    } catch (RuntimeException e) {
+      Log.info("warming up failed (the release will still be attempted): " + PodWatch.describe(e));
+    }
+  }
+
+  private static void about(JobEvents events, Pod launcher) {
+    events.about(
+        new ObjectReferenceBuilder()
+            .withApiVersion("v1")
+            .withKind("Pod")
+            .withName(launcher.getMetadata().getName())
+            .withNamespace(launcher.getMetadata().getNamespace())
+            .withUid(launcher.getMetadata().getUid())
+            .build());
+  }
+
+  private void release(
+      KubernetesClient client, PodIdentity self, Map<String, String> labels, JobEvents events)
       throws InterruptedException {
-    JobEvents events = new JobEvents(client, ns, self, self);
     String outcome = "launcher pod stopped";
     try {
-      Pod launcher = client.pods().inNamespace(ns).withName(self).get();
+      Pod launcher = client.pods().inNamespace(self.namespace()).withName(self.name()).get();
       if (launcher != null) {
-        events.about(
-            new ObjectReferenceBuilder()
-                .withApiVersion("v1")
-                .withKind("Pod")
-                .withName(self)
-                .withNamespace(ns)
-                .withUid(launcher.getMetadata().getUid())
-                .build());
+        about(events, launcher);
         ContainerStateTerminated ended = JobOutcome.terminated(launcher, container);
         if (ended != null) {
           outcome =
@@ -120,7 +143,8 @@ final class ReleaseCommand extends SidecarCommand {
       Log.info("could not read the launcher pod: " + PodWatch.describe(e));
     }
     WorkerCleanup.Result r =
-        new WorkerCleanup(client, ns).apply(cleanPodPolicy, workerSet, labels, termination);
+        new WorkerCleanup(client, self.namespace(), self.name())
+            .apply(cleanPodPolicy, workerSet, labels, termination);
     events.record(
         r.ok() ? JobEvents.NORMAL : JobEvents.WARNING, r.reason(), outcome + "; " + r.message());
   }

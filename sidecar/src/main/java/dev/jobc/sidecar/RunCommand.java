@@ -79,6 +79,14 @@ final class RunCommand extends SidecarCommand {
   int workerReplicas;
 
   @Option(
+      names = "--max-workers",
+      paramLabel = "N",
+      description =
+          "The most workers the job may have (the Role's exec grant): workers at or past N are"
+              + " left out of discover_hosts.sh (default: no bound).")
+  int maxWorkers;
+
+  @Option(
       names = "--launcher-container",
       paramLabel = "NAME",
       required = true,
@@ -129,8 +137,10 @@ final class RunCommand extends SidecarCommand {
     if (!List.of("None", "Running", "All").contains(cleanPodPolicy)) {
       throw usage("--clean-pod-policy must be None, Running or All");
     }
-    if (slots < 1 || readyWorkers < 0 || workerReplicas < 0) {
-      throw usage("--slots must be at least 1, --ready-workers and --worker-replicas at least 0");
+    if (slots < 1 || readyWorkers < 0 || workerReplicas < 0 || maxWorkers < 0) {
+      throw usage(
+          "--slots must be at least 1, --ready-workers, --worker-replicas and --max-workers at"
+              + " least 0");
     }
     return new LauncherSidecar.Settings(
         self.namespace(),
@@ -144,6 +154,7 @@ final class RunCommand extends SidecarCommand {
         workerSet,
         cleanPodPolicy,
         workerReplicas,
+        maxWorkers,
         launcherContainer,
         configDir,
         outputDir,

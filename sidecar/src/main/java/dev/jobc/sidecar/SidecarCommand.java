@@ -55,6 +55,26 @@ abstract class SidecarCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * The worker pods' labels of {@code --selector}, after checking {@code --clean-pod-policy} and
+   * that one of {@code --worker-set} and {@code --selector} says where the workers are.
+   */
+  Map<String, String> workers(String cleanPodPolicy, String workerSet, String selector) {
+    if (!java.util.List.of("None", "Running", "All").contains(cleanPodPolicy)) {
+      throw usage("--clean-pod-policy must be None, Running or All");
+    }
+    Map<String, String> labels;
+    try {
+      labels = WaitCommand.labels(selector);
+    } catch (IllegalArgumentException e) {
+      throw usage("--selector: " + e.getMessage());
+    }
+    if (workerSet == null && labels.isEmpty()) {
+      throw usage("give --worker-set or --selector");
+    }
+    return labels;
+  }
+
   ParameterException usage(String message) {
     return new ParameterException(spec.commandLine(), message);
   }

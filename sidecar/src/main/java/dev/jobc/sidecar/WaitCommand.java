@@ -57,7 +57,9 @@ final class WaitCommand extends SidecarCommand {
   @Option(
       names = "--selector",
       paramLabel = "KEY=VALUE[,...]",
-      description = "Watch only pods with these labels (default: every pod of the namespace).")
+      description =
+          "Watch the pods with these labels (the job's); needed for more than one --pod, else"
+              + " the one pod is watched by name.")
   String selector;
 
   @Option(
@@ -149,6 +151,9 @@ final class WaitCommand extends SidecarCommand {
       throw usage("--selector: " + e.getMessage());
     }
     List<String> names = List.copyOf(new LinkedHashSet<>(pods));
+    if (labels.isEmpty() && names.size() > 1) {
+      throw usage("--selector is needed to wait for more than one pod (the job's pods' labels)");
+    }
     try (KubernetesClient client = clients.get()) {
       Log.info(
           "waiting up to "

@@ -2,6 +2,7 @@ package dev.jobc.sidecar;
 
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,22 +13,30 @@ import java.util.Map;
  * when an MPIJob finished: {@code None} keeps them; {@code Running} releases running (and pending)
  * ones; {@code All} releases all. Workers in a StatefulSet are released by scaling it to 0 with
  * server-side apply under field manager {@code jobc-sidecar} (a StatefulSet with restart policy
- * Always never has ended pods, so Running and All do the same); bare worker pods are deleted.
+ * Always never has ended pods, so Running and All do the same); bare worker pods are ended (see
+ * {@link #endPods}), never deleted: at run time nothing jobc rendered is deleted.
  */
 final class WorkerCleanup {
-  /** Attempts and first back-off for one clean-up; the API may be briefly unavailable. */
-  static final int ATTEMPTS = 4;
+  /**
+   * How long one clean-up goes on attempting (see {@link Attempts}): far beyond an API server's
+   * restart. After SIGTERM the pod's grace period ends it sooner.
+   */
+  static final Duration LONGEST = Duration.ofHours(1);
 
-  static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
+  /** The annotation an ended worker pod gets: the pod whose sidecar ended it. */
+  static final String ENDED_BY = "jobc.dev/stopped-by";
 
   private final KubernetesClient client;
   private final String namespace;
   private final WorkerScale scale;
+  private final String endedBy;
 
-  WorkerCleanup(KubernetesClient client, String namespace) {
+  /** A clean-up by the sidecar of pod {@code endedBy}. */
+  WorkerCleanup(KubernetesClient client, String namespace, String endedBy) {
     this.client = client;
     this.namespace = namespace;
     this.scale = new WorkerScale(client, namespace);
+    this.endedBy = endedBy;
   }
 
   /** What a clean-up did, for the Event. */
@@ -59,42 +68,61 @@ final class WorkerCleanup {
       Map<String, String> workerLabels,
       Termination termination)
       throws InterruptedException {
-    RuntimeException last = null;
-    Duration backoff = FIRST_BACKOFF;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try {
-        if (workerSet != null) {
-          scale.scale(workerSet, 0);
-          return new Result(
-              true, "WorkersScaledDown", why + ": StatefulSet " + workerSet + " scaled to 0");
-        }
-        List<String> deleted = deletePods(policy, workerLabels);
-        return new Result(
-            true,
-            "WorkersDeleted",
-            why + ": deleted " + (deleted.isEmpty() ? "no pods" : String.join(", ", deleted)));
-      } catch (RuntimeException e) {
-        last = e;
-        Log.info("clean-up attempt " + attempt + " failed: " + PodWatch.describe(e));
-        if (attempt < ATTEMPTS && !termination.awaitStop(backoff)) {
-          backoff = backoff.multipliedBy(2);
-        }
-      }
+    try {
+      return Attempts.until(
+          "releasing the workers",
+          LONGEST,
+          termination,
+          () -> {
+            if (workerSet != null) {
+              scale.scale(workerSet, 0);
+              return new Result(
+                  true, "WorkersScaledDown", why + ": StatefulSet " + workerSet + " scaled to 0");
+            }
+            List<String> ended = endPods(policy, workerLabels);
+            return new Result(
+                true,
+                "WorkersEnded",
+                why + ": ended " + (ended.isEmpty() ? "no pods" : String.join(", ", ended)));
+          });
+    } catch (RuntimeException e) {
+      return new Result(false, "CleanupFailed", why + ": not applied: " + PodWatch.describe(e));
     }
-    return new Result(false, "CleanupFailed", why + ": not applied: " + PodWatch.describe(last));
   }
 
-  private List<String> deletePods(String policy, Map<String, String> workerLabels) {
-    List<String> deleted = new ArrayList<>();
+  /**
+   * Ends the worker pods {@code policy} selects, without deleting them (they are jobc's, in Git): a
+   * JSON merge patch under field manager {@code jobc-sidecar} lowers {@code
+   * spec.activeDeadlineSeconds} to 1, so the kubelet stops the pod (phase Failed, reason
+   * DeadlineExceeded), and annotates it with {@value #ENDED_BY}. The rendered pods carry Flux's
+   * {@code ssa: IfNotPresent}; Argo CD ignores the sidecar's fields (docs/gitops.md).
+   */
+  private List<String> endPods(String policy, Map<String, String> workerLabels) {
+    List<String> ended = new ArrayList<>();
     for (Pod p : client.pods().inNamespace(namespace).withLabels(workerLabels).list().getItems()) {
       String phase = Pods.phase(p);
-      // mpi-operator: with Running, keep pods that are neither Running nor Pending.
+      // mpi-operator: with Running, keep pods that are neither Running nor Pending; a pod that has
+      // ended needs nothing either way.
+      if (phase.equals("Succeeded") || phase.equals("Failed")) {
+        continue;
+      }
       if ("Running".equals(policy) && !phase.equals("Running") && !phase.equals("Pending")) {
         continue;
       }
-      client.pods().inNamespace(namespace).withName(p.getMetadata().getName()).delete();
-      deleted.add(p.getMetadata().getName());
+      String name = p.getMetadata().getName();
+      client
+          .pods()
+          .inNamespace(namespace)
+          .withName(name)
+          .patch(
+              ApiClients.patch(PatchType.JSON_MERGE),
+              "{\"metadata\":{\"annotations\":{\""
+                  + ENDED_BY
+                  + "\":\""
+                  + endedBy
+                  + "\"}},\"spec\":{\"activeDeadlineSeconds\":1}}");
+      ended.add(name);
     }
-    return deleted;
+    return ended;
   }
 }

@@ -2,6 +2,7 @@ package dev.jobc.sidecar;
 
 import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.http.HttpClient;
 import io.fabric8.kubernetes.client.http.HttpRequest;
 import io.fabric8.kubernetes.client.http.HttpResponse;
@@ -14,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The worker StatefulSet's {@code scale} subresource, the only part of it the sidecar touches: the
  * Role grants {@code get} and {@code patch} on {@code statefulsets/scale} for this one name and
- * nothing on the StatefulSet itself.
+ * nothing on the object itself.
  */
 final class WorkerScale {
   private final KubernetesClient client;
@@ -40,6 +41,18 @@ final class WorkerScale {
    * manager.
    */
   void scale(String name, int replicas) {
+    scale(name, replicas, false);
+  }
+
+  /**
+   * The same request with {@code dryRun=All}: the API server checks and answers it and changes
+   * nothing. Sent at start, it loads and compiles what the real one needs.
+   */
+  void dryRun(String name, int replicas) {
+    scale(name, replicas, true);
+  }
+
+  private void scale(String name, int replicas, boolean dryRun) {
     String body =
         "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":\""
             + name
@@ -53,7 +66,8 @@ final class WorkerScale {
         url(name)
             + "?fieldManager="
             + URLEncoder.encode(Naming.SIDECAR_FIELD_MANAGER, StandardCharsets.UTF_8)
-            + "&force=true",
+            + "&force=true"
+            + (dryRun ? "&dryRun=All" : ""),
         "PATCH",
         "application/apply-patch+yaml",
         body);
@@ -73,26 +87,21 @@ final class WorkerScale {
     HttpClient http = client.getHttpClient();
     HttpRequest.Builder b = http.newHttpRequestBuilder().uri(url);
     HttpRequest request = body == null ? b.build() : b.method(method, contentType, body).build();
+    String what = "scale of StatefulSet " + name + " (" + method + ")";
     HttpResponse<String> response;
     try {
       response = http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
+      throw new KubernetesClientException(what + ": interrupted", e);
     } catch (Exception e) {
-      throw new IllegalStateException(
-          "scale of StatefulSet " + name + " (" + method + ") failed: " + e, e);
+      throw new KubernetesClientException(what + " failed: " + e, e);
     }
     if (!response.isSuccessful()) {
-      throw new IllegalStateException(
-          "scale of StatefulSet "
-              + name
-              + " ("
-              + method
-              + ") failed: HTTP "
-              + response.code()
-              + " "
-              + firstLine(response.body()));
+      throw new KubernetesClientException(
+          what + " failed: HTTP " + response.code() + " " + firstLine(response.body()),
+          response.code(),
+          null);
     }
     return response;
   }

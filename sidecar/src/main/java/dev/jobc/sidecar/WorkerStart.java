@@ -2,12 +2,14 @@ package dev.jobc.sidecar;
 
 import dev.jobc.conventions.DglNaming;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 
 /**
  * Starts a DGLJob's workers once its partitioner has succeeded, as dgl-operator creates them only
@@ -18,10 +20,11 @@ import java.util.List;
  * is harmless.
  */
 final class WorkerStart {
-  /** Attempts and first back-off; the API may be briefly unavailable. */
-  static final int ATTEMPTS = 4;
-
-  static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
+  /**
+   * How long the start goes on attempting (see {@link Attempts}): partitioning may have taken
+   * hours, and an API server that is restarting or overloaded must not throw that away.
+   */
+  static final Duration LONGEST = Duration.ofHours(1);
 
   private final KubernetesClient client;
   private final String namespace;
@@ -37,48 +40,82 @@ final class WorkerStart {
    */
   String start(String statefulSet, int replicas, List<String> pods, Termination termination)
       throws InterruptedException {
-    RuntimeException last = null;
-    Duration backoff = FIRST_BACKOFF;
-    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      try {
-        if (statefulSet != null) {
-          new WorkerScale(client, namespace).scale(statefulSet, replicas);
-          Log.info("scaled StatefulSet " + statefulSet + " to " + replicas);
-        }
-        for (String pod : pods) {
-          ungate(pod);
-        }
-        if (!pods.isEmpty()) {
-          Log.info("removed scheduling gate " + DglNaming.PARTITIONED_GATE + ": " + pods);
-        }
-        return null;
-      } catch (RuntimeException e) {
-        last = e;
-        Log.info("starting the workers, attempt " + attempt + " failed: " + PodWatch.describe(e));
-        if (attempt < ATTEMPTS && termination.awaitStop(backoff)) {
-          break;
-        }
-        backoff = backoff.multipliedBy(2);
-      }
+    try {
+      return Attempts.until(
+          "starting the workers",
+          LONGEST,
+          termination,
+          () -> {
+            if (termination.stopRequested()) {
+              // The pod is stopping: its release sidecar is about to let the workers go.
+              throw new CancellationException("stopped (SIGTERM)");
+            }
+            if (statefulSet != null) {
+              new WorkerScale(client, namespace).scale(statefulSet, replicas);
+              Log.info("scaled StatefulSet " + statefulSet + " to " + replicas);
+            }
+            for (String pod : pods) {
+              ungate(pod);
+            }
+            if (!pods.isEmpty()) {
+              Log.info("removed scheduling gate " + DglNaming.PARTITIONED_GATE + ": " + pods);
+            }
+            return null;
+          });
+    } catch (RuntimeException e) {
+      return "could not start the workers: " + PodWatch.describe(e);
     }
-    return "could not start the workers: " + PodWatch.describe(last);
   }
 
+  /**
+   * Removes jobc's gate from pod {@code name}, keeping any other (Kueue's, say): a JSON patch under
+   * field manager {@code jobc-sidecar} that tests the gate is still at the index read, then removes
+   * it, so that a gate another controller removed meanwhile makes the request fail (and the next
+   * attempt read again) instead of taking the wrong one. The rendered pod carries Flux's {@code
+   * ssa: IfNotPresent}; Argo CD ignores the field (docs/gitops.md).
+   */
   private void ungate(String name) {
-    client.pods().inNamespace(namespace).withName(name).edit(WorkerStart::withoutOurGate);
-  }
-
-  static Pod withoutOurGate(Pod pod) {
-    List<PodSchedulingGate> gates = pod.getSpec().getSchedulingGates();
-    if (gates == null || gates.isEmpty()) {
-      return pod;
+    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    if (pod == null) {
+      throw new KubernetesClientException("pod " + name + " not found", 404, null);
     }
-    List<PodSchedulingGate> kept = new ArrayList<>();
-    for (PodSchedulingGate g : gates) {
-      if (!DglNaming.PARTITIONED_GATE.equals(g.getName())) {
-        kept.add(g);
+    List<PodSchedulingGate> gates = pod.getSpec().getSchedulingGates();
+    int at = -1;
+    for (int i = 0; gates != null && i < gates.size(); i++) {
+      if (DglNaming.PARTITIONED_GATE.equals(gates.get(i).getName())) {
+        at = i;
       }
     }
-    return new PodBuilder(pod).editSpec().withSchedulingGates(kept).endSpec().build();
+    if (at < 0) {
+      return; // lifted already
+    }
+    String path = "/spec/schedulingGates/" + at;
+    client
+        .pods()
+        .inNamespace(namespace)
+        .withName(name)
+        .patch(
+            ApiClients.patch(PatchType.JSON),
+            "[{\"op\":\"test\",\"path\":\""
+                + path
+                + "/name\",\"value\":\""
+                + DglNaming.PARTITIONED_GATE
+                + "\"},{\"op\":\"remove\",\"path\":\""
+                + path
+                + "\"}]");
+  }
+
+  /** The pod's scheduling gates but jobc's. */
+  static List<PodSchedulingGate> withoutOurGate(Pod pod) {
+    List<PodSchedulingGate> kept = new ArrayList<>();
+    List<PodSchedulingGate> gates = pod.getSpec().getSchedulingGates();
+    if (gates != null) {
+      for (PodSchedulingGate g : gates) {
+        if (!DglNaming.PARTITIONED_GATE.equals(g.getName())) {
+          kept.add(g);
+        }
+      }
+    }
+    return kept;
   }
 }

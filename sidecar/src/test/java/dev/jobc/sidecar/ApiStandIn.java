@@ -1,6 +1,9 @@
 package dev.jobc.sidecar;
 
 import io.fabric8.kubernetes.api.model.ContainerStatus;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -24,6 +27,8 @@ import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.fabric8.mockwebserver.http.Response;
 import io.fabric8.mockwebserver.http.WebSocket;
 import io.fabric8.mockwebserver.http.WebSocketListener;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -62,6 +67,9 @@ final class ApiStandIn implements AutoCloseable {
   final AtomicInteger watchRequests = new AtomicInteger();
   final AtomicInteger scaleFailures = new AtomicInteger();
 
+  /** The sidecar's reads of a scale subresource. */
+  final AtomicInteger scaleReads = new AtomicInteger();
+
   /** How long the answer to a scale patch takes (a slow API server); none by default. */
   volatile Duration scaleDelay = Duration.ZERO;
 
@@ -85,6 +93,20 @@ final class ApiStandIn implements AutoCloseable {
 
   /** Why the test runs the sidecar with every request granted, or {@code null}. */
   private volatile String withoutRole;
+  /**
+   * The sidecar's requests with {@code dryRun=All}, as {@code METHOD path}: answered, not applied.
+   */
+  final List<String> dryRuns = new CopyOnWriteArrayList<>();
+
+  /** The paths of the sidecar's pod lists (first pages and later ones), as sent. */
+  final List<String> podLists = new CopyOnWriteArrayList<>();
+
+  /** {@link #podLists}, URL-decoded. */
+  List<String> podLists() {
+    return podLists.stream()
+        .map(p -> java.net.URLDecoder.decode(p, java.nio.charset.StandardCharsets.UTF_8))
+        .toList();
+  }
 
   /** The sidecar's requests the {@link #role} denied (answered 403). */
   final List<String> denied = new CopyOnWriteArrayList<>();
@@ -112,10 +134,31 @@ final class ApiStandIn implements AutoCloseable {
 
   final KubernetesClient admin;
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The list the last first page was taken from; later pages come from it. */
+  private volatile ObjectNode lastPaged;
+
   /** How often {@link #retrying} sends one of the stand-in's own requests. */
   private static final int ADMIN_ATTEMPTS = 3;
 
+  /** Where pods live instead of the CRUD mock, or {@code null} (see {@link #withPodTable}). */
+  final PodTable podTable;
+
   ApiStandIn() {
+    this(null);
+  }
+
+  /**
+   * A stand-in whose pods live in a {@link PodTable}: for thousands of realistic pods, which the
+   * CRUD mock cannot serve in time. The stand-in's own pod changes go to the table directly.
+   */
+  static ApiStandIn withPodTable() {
+    return new ApiStandIn(new PodTable());
+  }
+
+  private ApiStandIn(PodTable podTable) {
+    this.podTable = podTable;
     server =
         new KubernetesMockServer(
             new Context(new com.fasterxml.jackson.databind.ObjectMapper()),
@@ -200,7 +243,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   int openWatches() {
-    return watches.size();
+    return podTable != null ? podTable.openWatches() : watches.size();
   }
 
   @Override
@@ -337,6 +380,11 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   static Pod launcher(String job) {
+    return launcher(job, "Never");
+  }
+
+  /** The launcher pod of {@code job}'s Job with restart policy {@code policy}, Pending. */
+  static Pod launcher(String job, String policy) {
     return new PodBuilder()
         .withNewMetadata()
         .withName(job + "-launcher-abcde")
@@ -356,12 +404,40 @@ final class ApiStandIn implements AutoCloseable {
                 .build())
         .endMetadata()
         .withNewSpec()
-        .withRestartPolicy("Never")
+        .withRestartPolicy(policy)
         .endSpec()
         .withNewStatus()
         .withPhase("Pending")
         .endStatus()
         .build();
+  }
+
+  /**
+   * The pod is being deleted (evicted, preempted, drained or deleted): deleted while a finalizer
+   * holds it, so that the API keeps it with its deletion timestamp, as during a graceful deletion.
+   */
+  void deleting(String name) {
+    edit(
+        NS,
+        name,
+        p ->
+            new PodBuilder(p)
+                .editMetadata()
+                .addToFinalizers("test/graceful")
+                .endMetadata()
+                .build());
+    if (podTable != null) {
+      podTable.edit(
+          name,
+          p ->
+              new PodBuilder(p)
+                  .editMetadata()
+                  .withDeletionTimestamp("2026-11-26T08:00:00Z")
+                  .endMetadata()
+                  .build());
+      return;
+    }
+    retrying(() -> admin.pods().inNamespace(NS).withName(name).delete());
   }
 
   /**
@@ -429,6 +505,10 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void create(Pod pod) {
+    if (podTable != null) {
+      podTable.put(pod);
+      return;
+    }
     // createOr(update): when the mock server stalls (mockwebserver 7.8.0 can hold its event loop
     // for a minute around a closing watch), the client retries a create that did succeed, and a
     // plain create would then fail the test with "already exists".
@@ -473,6 +553,10 @@ final class ApiStandIn implements AutoCloseable {
    * edit sets an absolute state, so applying it twice is harmless.
    */
   private void edit(String namespace, String name, UnaryOperator<Pod> change) {
+    if (podTable != null) {
+      podTable.edit(name, change);
+      return;
+    }
     retrying(() -> admin.pods().inNamespace(namespace).withName(name).edit(change));
   }
 
@@ -577,6 +661,10 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   void delete(String name) {
+    if (podTable != null) {
+      podTable.delete(name);
+      return;
+    }
     retrying(() -> admin.pods().inNamespace(NS).withName(name).delete());
   }
 
@@ -612,8 +700,9 @@ final class ApiStandIn implements AutoCloseable {
 
     private MockResponse answer(RecordedRequest request) {
       String agent = request.getHeader("User-Agent");
+      boolean table = podTable != null && PodTable.serves(request.getPath());
       if (agent == null || !agent.startsWith(ApiClients.USER_AGENT)) {
-        return crud.dispatch(request);
+        return table ? podTable.answer(request) : crud.dispatch(request);
       }
       String path = request.getPath();
       boolean watch = path.contains("watch=true");
@@ -635,6 +724,17 @@ final class ApiStandIn implements AutoCloseable {
         denied.add(refused);
         return status(403, "Forbidden", "not granted by the Role: " + refused);
       }
+      if (!watch && "GET".equals(request.getMethod()) && path.matches(".*/pods(\\?.*)?")) {
+        podLists.add(path);
+      }
+      if (path.contains("dryRun=All")) {
+        // Checked and answered, changing nothing, as the API server does.
+        dryRuns.add(request.getMethod() + " " + path);
+        String body = request.getUtf8Body();
+        return new MockResponse()
+            .setResponseCode(200)
+            .setBody(body == null || body.isEmpty() ? "{}" : body);
+      }
       if (path.contains("/scale")) {
         String name = path.replaceAll(".*/statefulsets/([^/]+)/scale.*", "$1");
         if ("PATCH".equals(request.getMethod())) {
@@ -651,6 +751,7 @@ final class ApiStandIn implements AutoCloseable {
           // The mock schedules a timer for any delay it is given, and rejects one of 0 ms.
           return scaleDelay.isZero() ? scaled : scaled.setBodyDelay(scaleDelay);
         }
+        scaleReads.incrementAndGet();
         Integer replicas = scales.get(name);
         return replicas == null
             ? status(404, "NotFound", "statefulsets.apps \\\"" + name + "\\\" not found")
@@ -671,7 +772,16 @@ final class ApiStandIn implements AutoCloseable {
                 });
       }
       if (!watch && "GET".equals(request.getMethod()) && path.contains("/pods?")) {
-        lists.incrementAndGet();
+        // A list is its first page; later pages continue it.
+        if (!path.contains("continue=")) {
+          lists.incrementAndGet();
+        }
+        if (path.contains("limit=") && !table) {
+          return page(request);
+        }
+      }
+      if (table) {
+        return podTable.answer(request);
       }
       MockResponse response = crud.dispatch(request);
       WebSocketListener inner = response.getWebSocketListener();
@@ -681,6 +791,62 @@ final class ApiStandIn implements AutoCloseable {
       return response;
     }
 
+    /**
+     * A list in pages, as the API server serves {@code limit} and {@code continue} (the CRUD mock
+     * ignores both): the first page takes a snapshot of the whole list, the continue token names
+     * that snapshot and the offset of the next page, and the last page has no token.
+     */
+    private MockResponse page(RecordedRequest request) {
+      String path = request.getPath();
+      int limit = Integer.parseInt(query(path, "limit"));
+      String token = query(path, "continue");
+      ObjectNode list;
+      int offset = 0;
+      if (token == null) {
+        MockResponse all = crud.dispatch(request);
+        if (all.code() != 200) {
+          return all;
+        }
+        try {
+          list = (ObjectNode) JSON.readTree(all.getBody().readUtf8());
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        lastPaged = list;
+      } else {
+        list = lastPaged;
+        offset = Integer.parseInt(token);
+      }
+      ArrayNode items = (ArrayNode) list.get("items");
+      ObjectNode page = list.deepCopy();
+      ArrayNode pageItems = page.putArray("items");
+      int end = Math.min(items.size(), offset + limit);
+      for (int i = offset; i < end; i++) {
+        pageItems.add(items.get(i));
+      }
+      ObjectNode meta = page.withObject("/metadata");
+      if (end < items.size()) {
+        meta.put("continue", Integer.toString(end));
+      } else {
+        meta.remove("continue");
+      }
+      return new MockResponse().setResponseCode(200).setBody(page.toString());
+    }
+
+    private static String query(String path, String name) {
+      int q = path.indexOf('?');
+      if (q < 0) {
+        return null;
+      }
+      for (String param : path.substring(q + 1).split("&")) {
+        if (param.startsWith(name + "=")) {
+          return java.net.URLDecoder.decode(
+              param.substring(name.length() + 1), java.nio.charset.StandardCharsets.UTF_8);
+        }
+      }
+      return null;
+    }
+
     private static String scale(int replicas) {
       return "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"spec\":{\"replicas\":"
           + replicas
@@ -688,17 +854,22 @@ final class ApiStandIn implements AutoCloseable {
     }
 
     private MockResponse status(int code, String reason, String message) {
-      return new MockResponse()
-          .setResponseCode(code)
-          .setBody(
-              "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
-                  + reason
-                  + "\",\"message\":\""
-                  + message
-                  + "\",\"code\":"
-                  + code
-                  + "}");
+      return ApiStandIn.status(code, reason, message);
     }
+  }
+
+  /** A Kubernetes {@code Status} answer. */
+  static MockResponse status(int code, String reason, String message) {
+    return new MockResponse()
+        .setResponseCode(code)
+        .setBody(
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"reason\":\""
+                + reason
+                + "\",\"message\":\""
+                + message
+                + "\",\"code\":"
+                + code
+                + "}");
   }
 
   /** Remembers the sidecar's open watches so a test can drop them. */

@@ -87,7 +87,12 @@ final class Eventually {
   }
 
   static void until(String what, BooleanSupplier condition) {
-    long end = System.nanoTime() + DEADLINE.toNanos();
+    until(what, DEADLINE, condition);
+  }
+
+  /** As {@link #until(String, BooleanSupplier)}, with a deadline of its own (benchmarks). */
+  static void until(String what, Duration deadline, BooleanSupplier condition) {
+    long end = System.nanoTime() + deadline.toNanos();
     while (true) {
       long seen = version();
       if (condition.getAsBoolean()) {
@@ -96,7 +101,7 @@ final class Eventually {
       if (!awaitChange(seen, end)) {
         // No second look: a condition that became true without a signal means a change source
         // this class does not hear of, and that should fail rather than wait out every deadline.
-        throw new AssertionError("not within " + DEADLINE + " of changes: " + what);
+        throw new AssertionError("not within " + deadline + " of changes: " + what);
       }
     }
   }

@@ -96,6 +96,14 @@ final class KubeletStandIn {
 
   /** Starts the container; its standard output and error go to {@code log}. */
   Process start(String container, Path log) throws IOException {
+    return start(container, log, null);
+  }
+
+  /**
+   * Starts the container inside {@code limits} (a control group with the container's CPU and memory
+   * limits), as kubelet runs it; without limits when {@code null}.
+   */
+  Process start(String container, Path log, CgroupLimits limits) throws IOException {
     Container c = container(container);
     if (c.getCommand() != null && !c.getCommand().isEmpty()) {
       throw new IllegalArgumentException(container + " replaces the image's entrypoint");
@@ -104,7 +112,9 @@ final class KubeletStandIn {
     for (String arg : c.getArgs()) {
       command.add(rewrite(c, arg));
     }
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+    ProcessBuilder pb =
+        new ProcessBuilder(limits == null ? command : limits.wrap(command))
+            .redirectErrorStream(true);
     pb.redirectOutput(log.toFile());
     Map<String, String> env = pb.environment();
     env.clear();
@@ -130,6 +140,15 @@ final class KubeletStandIn {
       throw new AssertionError("probe " + command + " did not finish");
     }
     return p.exitValue() == 0;
+  }
+
+  /**
+   * A control group with the container's rendered {@code limits.cpu} and {@code limits.memory}, as
+   * kubelet gives it.
+   */
+  CgroupLimits limits(String container) {
+    Container c = container(container);
+    return CgroupLimits.create(RenderedSidecar.milliCpu(c), RenderedSidecar.memoryBytes(c));
   }
 
   /** The container's environment as kubelet sets it (values and downward-API fields). */

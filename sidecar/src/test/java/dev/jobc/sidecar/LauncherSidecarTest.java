@@ -4,15 +4,11 @@ import static java.nio.file.StandardWatchEventKinds.ENTRY_CREATE;
 import static java.nio.file.StandardWatchEventKinds.ENTRY_MODIFY;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.ManifestCompiler;
 import dev.jobc.conventions.MpiEra;
-import dev.jobc.model.CompileResult;
-import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -123,38 +119,13 @@ class LauncherSidecarTest {
    * the stand-in answers 403 to any request of the sidecar it does not grant.
    */
   private static Role renderedRole(boolean podWorkers) {
-    String job =
-        """
-        apiVersion: kubeflow.org/v2beta1
-        kind: MPIJob
-        metadata: {name: pi, namespace: team}
-        spec:
-          runPolicy: {cleanPodPolicy: Running}
-          mpiReplicaSpecs:
-            Launcher:
-              replicas: 1
-              template:
-                spec:
-                  containers: [{name: mpi-launcher, image: mpi, command: [mpirun]}]
-            Worker:
-              replicas: 2
-              template:
-                spec:
-                  containers: [{name: worker, image: mpi}]
-        """;
-    CompileOptions options =
-        CompileOptions.defaults()
-            .with(OptionTable.WORKERS, podWorkers ? WorkerKind.PODS : WorkerKind.STATEFUL_SET);
-    CompileResult result =
-        new ManifestCompiler().compile(List.of(new Source("pi.yaml", job)), options);
-    assertThat(result.diagnostics()).isEmpty();
-    return result.objects().stream()
-        .map(o -> (HasMetadata) SidecarImageIT.YAML.unmarshal(o.yaml()))
-        .filter(Role.class::isInstance)
-        .map(Role.class::cast)
-        .filter(r -> r.getMetadata().getName().equals("pi-launcher"))
-        .findFirst()
-        .orElseThrow();
+    return RenderedSidecar.named(
+        RenderedSidecar.render(
+            RenderedSidecar.mpiJob(2),
+            CompileOptions.defaults()
+                .with(OptionTable.WORKERS, podWorkers ? WorkerKind.PODS : WorkerKind.STATEFUL_SET)),
+        Role.class,
+        "pi-launcher");
   }
 
   /**
@@ -170,6 +141,11 @@ class LauncherSidecarTest {
   }
 
   private void runSidecar(int readyWorkers, String workerSet, String policy, int workerReplicas) {
+    runSidecar(readyWorkers, workerSet, policy, workerReplicas, 0);
+  }
+
+  private void runSidecar(
+      int readyWorkers, String workerSet, String policy, int workerReplicas, int maxWorkers) {
     api.role = RoleCheck.of(renderedRole(workerSet == null));
     var settings =
         new LauncherSidecar.Settings(
@@ -184,6 +160,7 @@ class LauncherSidecarTest {
             workerSet,
             policy,
             workerReplicas,
+            maxWorkers,
             "mpi-launcher",
             dir.resolve("config"),
             dir.resolve("out"),
@@ -389,24 +366,44 @@ class LauncherSidecarTest {
     assertThat(api.scalePatches).hasSize(1);
   }
 
+  /** The pod ended as the sidecar ends it: activeDeadlineSeconds 1, and who ended it. */
+  private boolean ended(String pod) {
+    var p = api.admin.pods().inNamespace(ApiStandIn.NS).withName(pod).get();
+    return p != null
+        && p.getSpec() != null
+        && Long.valueOf(1).equals(p.getSpec().getActiveDeadlineSeconds())
+        && LAUNCHER_POD.equals(p.getMetadata().getAnnotations().get(WorkerCleanup.ENDED_BY));
+  }
+
+  /**
+   * Bare worker pods are jobc's, in Git: they are ended (the kubelet stops a pod whose
+   * activeDeadlineSeconds has passed) and never deleted, which a GitOps tool would undo.
+   */
   @Test
-  void allPolicyWithoutAStatefulSetDeletesTheWorkerPods() {
+  void allPolicyWithoutAStatefulSetEndsTheWorkerPodsWithoutDeletingThem() {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     api.create(ApiStandIn.worker(JOB, 1, true, "10.0.0.1"));
-    api.setPhase("pi-worker-1", "Succeeded");
+    api.create(ApiStandIn.worker(JOB, 2, true, "10.0.0.2"));
+    api.setPhase("pi-worker-1", "Pending");
+    api.setPhase("pi-worker-2", "Succeeded");
     runSidecar(1, null, "All", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
     Eventually.until(
-        "workers deleted",
+        "WorkersEnded event",
         () ->
-            api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-0").get() == null
-                && api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-1").get()
-                    == null);
-    Eventually.until(
-        "WorkersDeleted event",
-        () -> events().stream().anyMatch(e -> "WorkersDeleted".equals(e.getReason())));
+            events().stream()
+                .anyMatch(
+                    e ->
+                        "WorkersEnded".equals(e.getReason())
+                            && e.getMessage()
+                                .equals(
+                                    "launcher succeeded; cleanPodPolicy All: ended pi-worker-0,"
+                                        + " pi-worker-1")));
+    assertThat(ended("pi-worker-0")).isTrue();
+    assertThat(ended("pi-worker-1")).isTrue();
+    assertThat(ended("pi-worker-2")).as("a pod that has ended needs nothing").isFalse();
   }
 
   @Test
@@ -419,12 +416,11 @@ class LauncherSidecarTest {
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
     Eventually.until(
-        "running worker deleted",
-        () -> api.admin.pods().inNamespace(ApiStandIn.NS).withName("pi-worker-0").get() == null);
-    Eventually.until(
-        "WorkersDeleted event",
-        () -> events().stream().anyMatch(e -> "WorkersDeleted".equals(e.getReason())));
+        "WorkersEnded event",
+        () -> events().stream().anyMatch(e -> "WorkersEnded".equals(e.getReason())));
+    assertThat(ended("pi-worker-0")).isTrue();
     // The failed worker is not Running: the policy leaves it, as it was.
+    assertThat(ended("pi-worker-1")).isFalse();
     assertThat(
             api.admin
                 .pods()
@@ -450,6 +446,7 @@ class LauncherSidecarTest {
 
   @Test
   void aFailedLauncherThatMayBeRetriedKeepsTheWorkers() throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
     runSidecar(1, "pi-worker", "All", 0);
@@ -653,5 +650,130 @@ class LauncherSidecarTest {
     runSidecar(1, "pi-worker", "Running", 1);
     api.down.set(false);
     Eventually.until("scaled up", () -> Integer.valueOf(1).equals(api.scales.get("pi-worker")));
+  }
+
+  /**
+   * An OnFailure launcher, its gate open, is being deleted under a Job with {@code backoffLimit}
+   * and {@code failed} pods so far; the sidecar gets SIGTERM and has exited when this returns.
+   */
+  private void onFailureLauncherDeleted(int backoffLimit, int failed) throws Exception {
+    api.create(ApiStandIn.launcherJob(JOB, backoffLimit, failed, false, null));
+    api.create(ApiStandIn.launcher(JOB, "OnFailure"));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherRunning(LAUNCHER_POD, "mpi-launcher");
+    api.deleting(LAUNCHER_POD);
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+  }
+
+  /**
+   * An OnFailure launcher (v2beta1's default) evicted, preempted, drained or deleted on its last
+   * retry: the pod ends Failed and the Job controller fails the Job, but only once this sidecar has
+   * exited, so the sidecar must count it itself. It kept the workers ("kubelet restarts it").
+   */
+  @Test
+  void anOnFailureLauncherDeletedOnItsLastRetryReleasesTheWorkers() throws Exception {
+    onFailureLauncherDeleted(1, 1);
+    assertThat(api.scales).containsEntry("pi-worker", 0);
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersScaledDown".equals(e.getReason())
+                    && e.getMessage()
+                        .equals(
+                            "launcher pod deleted or evicted, failure 2 of backoffLimit 1: no"
+                                + " retry left; cleanPodPolicy Running: StatefulSet pi-worker"
+                                + " scaled to 0"));
+  }
+
+  /** With retries left, the Job makes a new launcher pod: the workers stay for it. */
+  @Test
+  void anOnFailureLauncherDeletedWithRetriesLeftKeepsTheWorkers() throws Exception {
+    onFailureLauncherDeleted(6, 0);
+    assertThat(api.scalePatches).isEmpty();
+    assertThat(events())
+        .anyMatch(
+            e ->
+                "WorkersKept".equals(e.getReason())
+                    && e.getMessage()
+                        .startsWith(
+                            "launcher pod deleted or evicted, failure 1 of backoffLimit 6: the"
+                                + " Job retries"));
+  }
+
+  /**
+   * The clean-up goes on through an API outage longer than the four attempts (about 2 s) it used to
+   * make: here ten failed patches (the client sends each attempt twice, so four attempts end at
+   * eight), answered again after about 8 s.
+   */
+  @Test
+  void theCleanUpOutlastsAnApiOutageOfMoreThanFourAttempts() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.scaleFailures.set(10);
+    runSidecar(1, "pi-worker", "Running", 0);
+    Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);
+    // The attempts pause 0.25 + 0.5 + 1 + 2 + 4 s: room for a loaded machine beyond that.
+    Eventually.until(
+        "scaled to 0",
+        java.time.Duration.ofMinutes(1),
+        () -> Integer.valueOf(0).equals(api.scales.get("pi-worker")));
+    assertThat(api.scaleFailures).hasValue(0);
+    Eventually.until(
+        "WorkersScaledDown event",
+        () -> events().stream().anyMatch(e -> "WorkersScaledDown".equals(e.getReason())));
+  }
+
+  /**
+   * kubelet restarts a native sidecar that exited; the gate it opened stays open (the ready file is
+   * in the pod's emptyDir) and is not reported again.
+   */
+  @Test
+  void aRestartedSidecarDoesNotReportTheGateAgain() throws Exception {
+    Files.writeString(dir.resolve("ready"), "ready\n");
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "None", 0);
+    Eventually.equals("worker 0 seen", script(0), this::discoverHosts);
+    termination.requestStop();
+    assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
+    assertThat(events()).noneMatch(e -> "WorkersReady".equals(e.getReason()));
+  }
+
+  /**
+   * Workers at or past the largest size the job may have (jobc.dev/max-replicas, or the workers):
+   * the Role grants no exec into them, so discover_hosts.sh must not offer them to Horovod.
+   */
+  @Test
+  void workersPastTheLargestSizeAreLeftOutOfDiscoverHosts() {
+    api.create(ApiStandIn.launcher(JOB));
+    for (int i = 0; i < 4; i++) {
+      api.create(ApiStandIn.worker(JOB, i, true, "10.0.0." + i));
+    }
+    runSidecar(1, "pi-worker", "None", 0, 2);
+    Eventually.equals("workers 0 and 1 only", script(0, 1), this::discoverHosts);
+    api.setReady("pi-worker-3", false);
+    api.setReady("pi-worker-1", false);
+    Eventually.equals("worker 0 only", script(0), this::discoverHosts);
+  }
+
+  /** The watch lists the job's pods only, in pages, never the whole namespace. */
+  @Test
+  void theWatchListsTheJobsPodsInPages() {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    runSidecar(1, "pi-worker", "None", 0);
+    Eventually.equals("worker 0 seen", script(0), this::discoverHosts);
+    assertThat(api.podLists())
+        .isNotEmpty()
+        .allSatisfy(
+            p ->
+                assertThat(p)
+                    .contains("labelSelector=")
+                    .contains("training.kubeflow.org/job-name=pi")
+                    .contains("limit=" + PodWatch.LIST_PAGE));
   }
 }

@@ -2,14 +2,9 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.ManifestCompiler;
 import dev.jobc.cli.ImageTar;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
-import dev.jobc.model.CompileResult;
-import dev.jobc.model.OutputObject;
-import dev.jobc.model.Source;
-import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -61,6 +56,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SidecarImageIT {
   static final Path REPOSITORY = Path.of(System.getProperty("jobc.root", ".."));
   static final String VERSION = System.getProperty("jobc.version");
+
+  /**
+   * The sidecar's own version, its image's second tag: what rendered pods pull by default, stable
+   * across jobc releases that leave the sidecar alone (a launcher Job's pod template is immutable).
+   */
+  static final String SIDECAR_VERSION = System.getProperty("jobc.sidecar.version");
+
   static final String CLASS_PATH_FILE = "/app/jib-classpath-file";
 
   /** The libraries of the compiler, or picocli's own jar: neither belongs in the sidecar. */
@@ -148,7 +150,7 @@ class SidecarImageIT {
   void runFollowsReadyWorkersAndStopsOnSigterm(String example, String cleanUpReason)
       throws Exception {
     List<HasMetadata> objects = render(Files.readString(REPOSITORY.resolve(example)));
-    Job launcherJob = find(objects, Job.class);
+    Job launcherJob = launcherJob(objects);
     StatefulSet workerSet = find(objects, StatefulSet.class);
     ConfigMap config = find(objects, ConfigMap.class);
     String ns = launcherJob.getMetadata().getNamespace();
@@ -426,7 +428,7 @@ class SidecarImageIT {
                       containers:
                       - {name: worker, image: mpioperator/mpi-pi:openmpi}
             """);
-    Job launcherJob = find(objects, Job.class);
+    Job launcherJob = launcherJob(objects);
     StatefulSet workerSet = find(objects, StatefulSet.class);
     ConfigMap config = find(objects, ConfigMap.class);
     String ns = launcherJob.getMetadata().getNamespace();
@@ -491,21 +493,7 @@ class SidecarImageIT {
     String set = workerSet.getMetadata().getName();
     api.role = RoleCheck.of(named(objects, Role.class, launcher.getMetadata().getName()));
     api.scales.put(set, workerSet.getSpec().getReplicas());
-    String main = launcher.getSpec().getContainers().get(0).getName();
-    create(
-        new PodBuilder(launcher)
-            .withNewStatus()
-            .withPhase("Succeeded")
-            .addNewContainerStatus()
-            .withName(main)
-            .withNewState()
-            .withNewTerminated()
-            .withExitCode(0)
-            .endTerminated()
-            .endState()
-            .endContainerStatus()
-            .endStatus()
-            .build());
+    create(succeeded(launcher));
     KubeletStandIn kubelet =
         new KubeletStandIn(image, dir.resolve("launcher"), launcher, List.of(config), api.url());
     Process release = start(kubelet, DglNaming.WORKER_RELEASE, DglNaming.WORKER_RELEASE);
@@ -696,6 +684,23 @@ class SidecarImageIT {
         .build();
   }
 
+  /** {@code pod} as the API holds it once its first container has exited 0. */
+  static Pod succeeded(Pod pod) {
+    return new PodBuilder(pod)
+        .withNewStatus()
+        .withPhase("Succeeded")
+        .addNewContainerStatus()
+        .withName(pod.getSpec().getContainers().get(0).getName())
+        .withNewState()
+        .withNewTerminated()
+        .withExitCode(0)
+        .endTerminated()
+        .endState()
+        .endContainerStatus()
+        .endStatus()
+        .build();
+  }
+
   /** As kubelet reports a pod whose init containers are done and whose containers started. */
   private void startContainers(String ns, String pod) {
     api.admin
@@ -725,17 +730,21 @@ class SidecarImageIT {
   @Test
   void theImageIsTheOneRenderedPodsPull() throws Exception {
     List<HasMetadata> objects = render(Files.readString(REPOSITORY.resolve("examples/pi.yaml")));
-    PodTemplateSpec launcher = find(objects, Job.class).getSpec().getTemplate();
+    PodTemplateSpec launcher = launcherJob(objects).getSpec().getTemplate();
     Container sidecar =
         launcher.getSpec().getInitContainers().stream()
             .filter(c -> c.getName().equals(Naming.SIDECAR))
             .findFirst()
             .orElseThrow();
-    // The default image is the release of this version; the build tags it with the version.
+    // The default image is the sidecar's own version; the build tags it with that and the
+    // project version.
     assertThat(sidecar.getImage())
         .isEqualTo(OptionTable.SIDECAR_IMAGE.defaultValue())
-        .isEqualTo("ghcr.io/jobc-dev/jobc-sidecar:" + VERSION.replaceFirst("-SNAPSHOT$", ""));
-    assertThat(image.repoTags()).containsExactly("ghcr.io/jobc-dev/jobc-sidecar:" + VERSION);
+        .isEqualTo("ghcr.io/jobc-dev/jobc-sidecar:" + SIDECAR_VERSION);
+    assertThat(image.repoTags())
+        .containsExactlyInAnyOrder(
+            "ghcr.io/jobc-dev/jobc-sidecar:" + VERSION,
+            "ghcr.io/jobc-dev/jobc-sidecar:" + SIDECAR_VERSION);
     SecurityContext security = sidecar.getSecurityContext();
     assertThat(image.user())
         .isEqualTo(security.getRunAsUser() + ":" + security.getRunAsGroup())
@@ -791,25 +800,11 @@ class SidecarImageIT {
   // Rendering.
 
   private static List<HasMetadata> render(String input) {
-    CompileResult result =
-        new ManifestCompiler()
-            .compile(List.of(new Source("job.yaml", input)), CompileOptions.defaults());
-    assertThat(result.diagnostics()).isEmpty();
-    List<HasMetadata> out = new ArrayList<>();
-    for (OutputObject o : result.objects()) {
-      out.add(YAML.unmarshal(o.yaml()));
-    }
-    return out;
+    return RenderedSidecar.render(input);
   }
 
-  private static <T extends HasMetadata> T named(
-      List<HasMetadata> objects, Class<T> type, String name) {
-    return objects.stream()
-        .filter(type::isInstance)
-        .map(type::cast)
-        .filter(o -> o.getMetadata().getName().equals(name))
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
+  static <T extends HasMetadata> T named(List<HasMetadata> objects, Class<T> type, String name) {
+    return RenderedSidecar.named(objects, type, name);
   }
 
   /** {@code <host> <port> <pod>[ slots=<n>]} lines with each host replaced by the pod's address. */
@@ -823,14 +818,26 @@ class SidecarImageIT {
     return out.toString();
   }
 
-  private static <T extends HasMetadata> T find(List<HasMetadata> objects, Class<T> type) {
+  /** The MPIJob's launcher Job (beside it, the scaler's Job). */
+  static Job launcherJob(List<HasMetadata> objects) {
+    List<Job> launchers =
+        objects.stream()
+            .filter(Job.class::isInstance)
+            .map(Job.class::cast)
+            .filter(j -> j.getMetadata().getName().endsWith(Naming.LAUNCHER_SUFFIX))
+            .toList();
+    assertThat(launchers).as("launcher Jobs").hasSize(1);
+    return launchers.get(0);
+  }
+
+  static <T extends HasMetadata> T find(List<HasMetadata> objects, Class<T> type) {
     List<T> found = objects.stream().filter(type::isInstance).map(type::cast).toList();
     assertThat(found).as(type.getSimpleName()).hasSize(1);
     return found.get(0);
   }
 
   /** A pod made from {@code template}, as a controller and the scheduler would leave it. */
-  private static Pod pod(
+  static Pod pod(
       PodTemplateSpec template, String ns, String name, String ip, String phase, Boolean ready) {
     PodBuilder b =
         new PodBuilder()
@@ -910,7 +917,7 @@ class SidecarImageIT {
   }
 
   /** Prints (does not assert) the process' peak resident set so far. */
-  private static void printPeakRss(String what, Process p, KubeletStandIn kubelet, String container)
+  static void printPeakRss(String what, Process p, KubeletStandIn kubelet, String container)
       throws IOException {
     long kib = peakRssKib(p);
     System.out.printf(
@@ -925,7 +932,7 @@ class SidecarImageIT {
   }
 
   /** Waits for {@code condition}; fails at once if the process has ended meanwhile. */
-  private static void until(String what, Check condition, Process process) throws Exception {
+  static void until(String what, Check condition, Process process) throws Exception {
     long end = System.nanoTime() + DEADLINE.toNanos();
     while (!condition.holds()) {
       if (!process.isAlive()) {
@@ -945,7 +952,7 @@ class SidecarImageIT {
   }
 
   /** The kernel's high-water mark of the process' resident set. */
-  private static long peakRssKib(Process p) throws IOException {
+  static long peakRssKib(Process p) throws IOException {
     for (String line : Files.readAllLines(Path.of("/proc", Long.toString(p.pid()), "status"))) {
       if (line.startsWith("VmHWM:")) {
         return Long.parseLong(line.replaceAll("\\D+", ""));
@@ -980,7 +987,7 @@ class SidecarImageIT {
     return out.lines().toList();
   }
 
-  private static String read(Path file) {
+  static String read(Path file) {
     try {
       return Files.readString(file);
     } catch (IOException e) {

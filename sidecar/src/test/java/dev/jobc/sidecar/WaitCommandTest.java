@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobc.conventions.DglNaming;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
+import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -23,6 +27,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,11 +44,75 @@ class WaitCommandTest {
 
   Eventually.FileEvents fileEvents; // wakes Eventually at each file the wait writes
 
+  /**
+   * The Roles jobc renders for a DGLJob {@code dgl} in the stand-in's namespace: the launcher's,
+   * whose ServiceAccount runs {@code watcher-loop-partitioner} and {@code watcher-loop-worker}
+   * (worker StatefulSet, or with {@code --workers pods} bare worker pods), and the partitioner's,
+   * which runs {@code jobc-wait-launcher}. Every wait here runs under one of them: the stand-in
+   * answers 403 to anything it does not grant.
+   */
+  static Role launcherRole;
+
+  static Role launcherRoleWithPods;
+  static Role partitionerRole;
+
+  @BeforeAll
+  static void renderRoles() {
+    launcherRole = dglRole(WorkerKind.STATEFUL_SET, "dgl-launcher");
+    launcherRoleWithPods = dglRole(WorkerKind.PODS, "dgl-launcher");
+    partitionerRole = dglRole(WorkerKind.STATEFUL_SET, "dgl-partitioner");
+  }
+
+  private static Role dglRole(WorkerKind workers, String name) {
+    return RenderedSidecar.named(dglObjects(workers), Role.class, name);
+  }
+
+  /** Everything jobc renders for the DGLJob {@code dgl} (12 workers, DGL-API). */
+  private static List<HasMetadata> dglObjects(WorkerKind workers) {
+    return RenderedSidecar.render(
+        RenderedSidecar.dglJob("dgl", 12, "Running"),
+        CompileOptions.defaults().with(OptionTable.WORKERS, workers));
+  }
+
+  /**
+   * The rendered {@code watcher-loop-worker} lists and watches the job's workers only: the other
+   * pods of the namespace (another job's, here) never reach its heap. It watched every pod of the
+   * namespace, and died with 2,000 others there.
+   */
+  @Test
+  void theRenderedWorkerWatcherWatchesTheJobsWorkersOnly() throws Exception {
+    Pod launcher =
+        RenderedSidecar.named(dglObjects(WorkerKind.STATEFUL_SET), Pod.class, "dgl-launcher");
+    List<String> args =
+        new ArrayList<>(
+            launcher.getSpec().getInitContainers().stream()
+                .filter(c -> c.getName().equals(DglNaming.WORKER_WATCHER))
+                .findFirst()
+                .orElseThrow()
+                .getArgs());
+    args.remove(0); // the subcommand
+    args.set(args.indexOf("--dgl-files") + 1, dir.toString());
+    for (int i = 0; i < 12; i++) {
+      api.create(
+          new PodBuilder(started("dgl-worker-" + i, true, false))
+              .editMetadata()
+              .withLabels(Map.of("jobc.dev/job-name", "dgl", "dgl-replica-type", "Worker"))
+              .endMetadata()
+              .build());
+      api.create(started("other-worker-" + i, true, false));
+    }
+    assertThat(run(args.toArray(String[]::new))).isZero();
+    assertThat(Files.readString(dir.resolve("hostfile")).lines()).hasSize(12);
+    assertThat(api.podLists())
+        .isNotEmpty()
+        .allSatisfy(
+            p -> assertThat(p).contains("labelSelector=").contains("jobc.dev/job-name=dgl"));
+  }
+
   @BeforeEach
   void start() {
-    // wait runs in a DGLJob's launcher and partitioner; reading pods, both Roles grant.
-    api =
-        new ApiStandIn().under(RenderedJob.dgl("t", 2, WorkerKind.STATEFUL_SET).role("t-launcher"));
+    api = new ApiStandIn();
+    api.role = RoleCheck.of(launcherRole);
     fileEvents = Eventually.watching(dir);
   }
 
@@ -51,13 +120,18 @@ class WaitCommandTest {
   void stop() {
     fileEvents.close();
     api.close();
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
   }
 
-  /** Starts the wait with {@code args} on another thread; returns once it watches the pods. */
+  /**
+   * Starts the wait with {@code args} on another thread; returns once it has listed the pods and
+   * its watch is open, so that a change made after this reaches it through the watch.
+   */
   private CompletableFuture<Integer> watching(String... args) {
-    int watches = api.watchRequests.get();
+    int watches = api.openWatches();
     CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(args));
-    Eventually.until("watching", () -> api.watchRequests.get() > watches);
+    Eventually.until("watching", () -> api.openWatches() > watches || code.isDone());
+    assertThat(code).as("still waiting once it watches").isNotDone();
     return code;
   }
 
@@ -75,7 +149,17 @@ class WaitCommandTest {
     api.create(ApiStandIn.worker("t", 0, true, "10.1.0.0"));
     api.create(ApiStandIn.worker("t", 1, false, "10.1.0.1"));
     int code =
-        run("--pod", "t-worker-0", "--pod", "t-worker-1", "--pod", "t-worker-2", "--timeout", "1s");
+        run(
+            "--pod",
+            "t-worker-0",
+            "--pod",
+            "t-worker-1",
+            "--pod",
+            "t-worker-2",
+            "--selector",
+            "training.kubeflow.org/job-name=t",
+            "--timeout",
+            "1s");
     assertThat(code).isEqualTo(1);
     assertThat(err.toString())
         .isEqualTo(
@@ -86,8 +170,7 @@ class WaitCommandTest {
   @Test
   void aFailedPodEndsTheWait() {
     api.create(ApiStandIn.worker("f", 0, false, "10.2.0.0"));
-    CompletableFuture<Integer> code =
-        CompletableFuture.supplyAsync(() -> run("--pod", "f-worker-0", "--timeout", "1h"));
+    CompletableFuture<Integer> code = watching("--pod", "f-worker-0", "--timeout", "1h");
     api.setPhase("f-worker-0", "Failed");
     assertThat(code.join()).isEqualTo(1);
     assertThat(err.toString()).isEqualTo("jobc-sidecar wait: pod f-worker-0 failed\n");
@@ -102,11 +185,10 @@ class WaitCommandTest {
             .endMetadata()
             .build());
     api.create(ApiStandIn.worker("s", 0, false, "10.3.0.1"));
+    // Both have seen the pods not there yet and watch when the changes come: the later path.
     CompletableFuture<Integer> succeeded =
-        CompletableFuture.supplyAsync(
-            () -> run("--pod", "s-partitioner", "--for", "succeeded", "--timeout", "1h"));
-    CompletableFuture<Integer> ready =
-        CompletableFuture.supplyAsync(() -> run("--pod", "s-worker-0", "--timeout", "1h"));
+        watching("--pod", "s-partitioner", "--for", "succeeded", "--timeout", "1h");
+    CompletableFuture<Integer> ready = watching("--pod", "s-worker-0", "--timeout", "1h");
     api.setPhase("s-partitioner", "Succeeded");
     api.setReady("s-worker-0", true);
     assertThat(succeeded.join()).isZero();
@@ -136,6 +218,8 @@ class WaitCommandTest {
             "dgl",
             "--dgl-slots",
             "2",
+            "--selector",
+            "training.kubeflow.org/job-name=dgl",
             "--timeout",
             "1m"));
     assertThat(run(args.toArray(String[]::new))).isZero();
@@ -234,6 +318,7 @@ class WaitCommandTest {
   /** The partitioner waits until the launcher's watcher-loop-partitioner can receive its copy. */
   @Test
   void waitsForOneInitContainerToRun() {
+    api.role = RoleCheck.of(partitionerRole);
     Pod launcher =
         new PodBuilder(started("c-launcher", false, false))
             .editStatus()
@@ -272,64 +357,61 @@ class WaitCommandTest {
   /** dgl-operator creates the workers in phase Partitioned: the StatefulSet goes from 0 to 3. */
   @Test
   void scalesTheWorkersOnlyOnceThePartitionerHasSucceeded() {
-    api.under(RenderedJob.dgl("up", 3, WorkerKind.STATEFUL_SET).role("up-launcher"));
-    api.create(started("up-partitioner", true, false));
+    api.create(started("dgl-partitioner", true, false));
     int before = api.scalePatches.size();
     CompletableFuture<Integer> code =
         watching(
             "--pod",
-            "up-partitioner",
+            "dgl-partitioner",
             "--for",
             "succeeded",
             "--then-scale",
-            "up-worker=3",
+            "dgl-worker=3",
             "--timeout",
             "1h");
     assertThat(api.scalePatches).hasSize(before);
-    api.setPhase("up-partitioner", "Succeeded");
+    api.setPhase("dgl-partitioner", "Succeeded");
     assertThat(code.join()).isZero();
     assertThat(api.scalePatches).hasSize(before + 1);
     RecordedRequest patch = api.scalePatches.get(before);
     assertThat(patch.getPath())
         .isEqualTo(
-            "/apis/apps/v1/namespaces/team/statefulsets/up-worker/scale"
+            "/apis/apps/v1/namespaces/team/statefulsets/dgl-worker/scale"
                 + "?fieldManager=jobc-sidecar&force=true");
     assertThat(api.scaleBodies.get(before))
         .isEqualTo(
             "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":"
-                + "\"up-worker\",\"namespace\":\"team\"},\"spec\":{\"replicas\":3}}");
+                + "\"dgl-worker\",\"namespace\":\"team\"},\"spec\":{\"replicas\":3}}");
   }
 
   @Test
   void aFailedPartitionerStartsNoWorkers() {
-    api.create(started("no-partitioner", true, false));
+    api.create(started("dgl-partitioner", true, false));
     int before = api.scalePatches.size();
     CompletableFuture<Integer> code =
-        CompletableFuture.supplyAsync(
-            () ->
-                run(
-                    "--pod",
-                    "no-partitioner",
-                    "--for",
-                    "succeeded",
-                    "--then-scale",
-                    "no-worker=2",
-                    "--timeout",
-                    "1h"));
-    api.setPhase("no-partitioner", "Failed");
+        watching(
+            "--pod",
+            "dgl-partitioner",
+            "--for",
+            "succeeded",
+            "--then-scale",
+            "dgl-worker=2",
+            "--timeout",
+            "1h");
+    api.setPhase("dgl-partitioner", "Failed");
     assertThat(code.join()).isEqualTo(1);
-    assertThat(err.toString()).isEqualTo("jobc-sidecar wait: pod no-partitioner failed\n");
+    assertThat(err.toString()).isEqualTo("jobc-sidecar wait: pod dgl-partitioner failed\n");
     assertThat(api.scalePatches).hasSize(before);
   }
 
   /** Bare worker pods: jobc's scheduling gate goes, any other (Kueue's, say) stays. */
   @Test
   void liftsJobcsSchedulingGateOnlyOnceThePartitionerHasSucceeded() {
-    api.under(RenderedJob.dgl("g", 2, WorkerKind.PODS).role("g-launcher"));
-    api.create(started("g-partitioner", true, false));
+    api.role = RoleCheck.of(launcherRoleWithPods);
+    api.create(started("dgl-partitioner", true, false));
     for (int i = 0; i < 2; i++) {
       api.create(
-          new PodBuilder(ApiStandIn.worker("g", i, false, ""))
+          new PodBuilder(ApiStandIn.worker("dgl", i, false, ""))
               .editStatus()
               .withPhase("Pending")
               .endStatus()
@@ -342,20 +424,20 @@ class WaitCommandTest {
     CompletableFuture<Integer> code =
         watching(
             "--pod",
-            "g-partitioner",
+            "dgl-partitioner",
             "--for",
             "succeeded",
             "--then-ungate",
-            "g-worker-0",
+            "dgl-worker-0",
             "--then-ungate",
-            "g-worker-1",
+            "dgl-worker-1",
             "--timeout",
             "1h");
-    assertThat(gates("g-worker-0")).contains(DglNaming.PARTITIONED_GATE);
-    api.setPhase("g-partitioner", "Succeeded");
+    assertThat(gates("dgl-worker-0")).contains(DglNaming.PARTITIONED_GATE);
+    api.setPhase("dgl-partitioner", "Succeeded");
     assertThat(code.join()).isZero();
     for (int i = 0; i < 2; i++) {
-      assertThat(gates("g-worker-" + i)).containsExactly("example.com/other");
+      assertThat(gates("dgl-worker-" + i)).containsExactly("example.com/other");
     }
   }
 

@@ -1,0 +1,140 @@
+package dev.jobc.sidecar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.jobc.ManifestCompiler;
+import dev.jobc.conventions.Naming;
+import dev.jobc.model.CompileResult;
+import dev.jobc.model.OutputObject;
+import dev.jobc.model.Source;
+import dev.jobc.options.CompileOptions;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Sidecar containers as the compiler renders them, for runs under their own limits. */
+final class RenderedSidecar {
+  private RenderedSidecar() {}
+
+  /** Every object jobc renders for {@code input}, which must compile without diagnostics. */
+  static List<HasMetadata> render(String input) {
+    return render(input, CompileOptions.defaults());
+  }
+
+  /** As {@link #render(String)} with {@code options}. */
+  static List<HasMetadata> render(String input, CompileOptions options) {
+    CompileResult result =
+        new ManifestCompiler().compile(List.of(new Source("job.yaml", input)), options);
+    assertThat(result.diagnostics()).isEmpty();
+    List<HasMetadata> out = new ArrayList<>();
+    for (OutputObject o : result.objects()) {
+      out.add(SidecarImageIT.YAML.unmarshal(o.yaml()));
+    }
+    return out;
+  }
+
+  /** An MPIJob ({@code pi} in {@code team}) with {@code workers} workers. */
+  static String mpiJob(int workers) {
+    return """
+        apiVersion: kubeflow.org/v2beta1
+        kind: MPIJob
+        metadata: {name: pi, namespace: team}
+        spec:
+          runPolicy: {cleanPodPolicy: Running}
+          mpiReplicaSpecs:
+            Launcher:
+              replicas: 1
+              template:
+                spec:
+                  containers:
+                  - name: mpi-launcher
+                    image: mpioperator/mpi-pi:openmpi
+                    command: [mpirun]
+                    resources: {limits: {cpu: "1", memory: 8Gi}}
+            Worker:
+              replicas: %d
+              template:
+                spec:
+                  containers: [{name: worker, image: mpioperator/mpi-pi:openmpi}]
+        """
+        .formatted(workers);
+  }
+
+  /**
+   * A DGLJob {@code name} in {@code team} (DGL-API, {@code workers} workers) with {@code
+   * cleanPodPolicy}.
+   */
+  static String dglJob(String name, int workers, String cleanPodPolicy) {
+    return """
+        apiVersion: qihoo.net/v1alpha1
+        kind: DGLJob
+        metadata: {name: %s, namespace: team}
+        spec:
+          partitionMode: DGL-API
+          cleanPodPolicy: %s
+          dglReplicaSpecs:
+            Launcher:
+              replicas: 1
+              template:
+                spec:
+                  containers:
+                  - {name: graphsage, image: dgl, command: [dglrun], args: [--num-partitions, "%d"]}
+            Worker:
+              replicas: %d
+              template:
+                spec:
+                  containers: [{name: graphsage, image: dgl}]
+        """
+        .formatted(name, cleanPodPolicy, workers, workers);
+  }
+
+  /** The object of {@code type} named {@code name} among {@code objects}. */
+  static <T extends HasMetadata> T named(List<HasMetadata> objects, Class<T> type, String name) {
+    return objects.stream()
+        .filter(type::isInstance)
+        .map(type::cast)
+        .filter(o -> o.getMetadata().getName().equals(name))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
+  }
+
+  /** The {@code run} sidecar of the launcher Job rendered for {@link #mpiJob}. */
+  static Container mpiRun(int workers) {
+    Job launcher =
+        render(mpiJob(workers)).stream()
+            .filter(Job.class::isInstance)
+            .map(Job.class::cast)
+            .filter(j -> j.getMetadata().getName().equals(Naming.launcher("pi")))
+            .findFirst()
+            .orElseThrow();
+    return launcher.getSpec().getTemplate().getSpec().getInitContainers().stream()
+        .filter(c -> c.getName().equals(Naming.SIDECAR))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  static String javaToolOptions(Container c) {
+    return c.getEnv().stream()
+        .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
+        .map(EnvVar::getValue)
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(c.getName() + " has no JAVA_TOOL_OPTIONS"));
+  }
+
+  /** {@code limits.cpu} in thousandths of a CPU. */
+  static long milliCpu(Container c) {
+    Quantity q = c.getResources().getLimits().get("cpu");
+    return Quantity.getAmountInBytes(q)
+        .multiply(java.math.BigDecimal.valueOf(1000))
+        .longValueExact();
+  }
+
+  /** {@code limits.memory} in bytes. */
+  static long memoryBytes(Container c) {
+    return Quantity.getAmountInBytes(c.getResources().getLimits().get("memory")).longValueExact();
+  }
+}
