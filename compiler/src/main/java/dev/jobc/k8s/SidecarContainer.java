@@ -99,9 +99,12 @@ public final class SidecarContainer {
 
   private SidecarContainer() {}
 
-  /** What one sidecar container requests (and is limited to), by resource name. */
+  /**
+   * What one sidecar container sized for a few pods ({@link #base(String, String, List)}) requests,
+   * and is limited to, by resource name.
+   */
   public static Map<String, Quantity> requests() {
-    return RESOURCES;
+    return resources(CPU, 0).getRequests();
   }
 
   /**

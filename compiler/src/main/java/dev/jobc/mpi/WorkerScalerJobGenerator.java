@@ -104,7 +104,7 @@ public final class WorkerScalerJobGenerator {
     Volume tmp = new Volume();
     tmp.setName(Naming.SIDECAR_TMP_VOLUME);
     tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
-    spec.setVolumes(new ArrayList<>(List.of(tmp, SidecarContainers.tokenVolume())));
+    spec.setVolumes(new ArrayList<>(List.of(tmp, SidecarContainer.tokenVolume())));
 
     PodTemplateSpec template = new PodTemplateSpec();
     ObjectMeta podMeta = new ObjectMeta();

@@ -1,9 +1,9 @@
 package dev.jobc.sidecar;
 
-import io.fabric8.kubernetes.api.model.ContainerStatus;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -93,6 +93,7 @@ final class ApiStandIn implements AutoCloseable {
 
   /** Why the test runs the sidecar with every request granted, or {@code null}. */
   private volatile String withoutRole;
+
   /**
    * The sidecar's requests with {@code dryRun=All}, as {@code METHOD path}: answered, not applied.
    */
