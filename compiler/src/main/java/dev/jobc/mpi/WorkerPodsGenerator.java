@@ -28,7 +28,6 @@ public final class WorkerPodsGenerator {
     int offset = plan.job().runLauncherAsWorker() ? 1 : 0;
     List<Pod> pods = new ArrayList<>(plan.workers());
     var annotations = Metadata.objectAnnotations(plan.options());
-    boolean ended = !"None".equals(SidecarContainers.cleanPodPolicy(plan));
     for (int i = 0; i < plan.workers(); i++) {
       String name = Naming.workerPod(plan.name(), i);
       var labels = new LinkedHashMap<>(template.getMetadata().getLabels());
@@ -40,12 +39,11 @@ public final class WorkerPodsGenerator {
               .withLabels(labels)
               .build();
       Metadata.annotate(meta, annotations);
-      if (ended) {
-        // The sidecars end these pods when the job has finished (activeDeadlineSeconds lowered
-        // to 1; nothing rendered is deleted): Flux must not apply them again, which with
-        // IfNotPresent it does only when one is missing (Argo CD: docs/gitops.md).
-        Metadata.annotate(meta, Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
-      }
+      // The sidecars end these pods (activeDeadlineSeconds lowered to 1; nothing rendered is
+      // deleted) when the job has finished, unless cleanPodPolicy is None, and whatever it is when
+      // the job is suspended: Flux must not apply them again, which with IfNotPresent it does only
+      // when one is missing (Argo CD: docs/gitops.md).
+      Metadata.annotate(meta, Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
       pods.add(
           new PodBuilder()
               .withMetadata(meta)
