@@ -46,12 +46,9 @@ import picocli.CommandLine.Command;
 class SidecarApiCallsTest {
   /**
    * Breaches of the rule in code this test does not own yet, by command, verb, kind and why; each
-   * must still occur (the test fails when one is fixed, so that it leaves this list).
-   */
-  /**
-   * Breaches the sidecars are known to commit, each with the reason it stands; none today (the
-   * MPI and DGL sidecars end bare worker Pods instead of deleting them, and the Pods they change
-   * carry Flux's annotation).
+   * must still occur (the test fails when one is fixed, so that it leaves this list). None today:
+   * the MPI and DGL sidecars end bare worker Pods instead of deleting them, and the Pods they
+   * change carry Flux's annotation.
    */
   static final Set<String> KNOWN = Set.of();
 
