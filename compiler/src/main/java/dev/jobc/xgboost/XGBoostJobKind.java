@@ -1,0 +1,147 @@
+package dev.jobc.xgboost;
+
+import static dev.jobc.diag.Finding.error;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobc.bind.ObjectTrees;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.Finding;
+import dev.jobc.kind.JobKind;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.replica.Framework;
+import dev.jobc.replica.PodEnv;
+import dev.jobc.replica.ReplicaDefaults;
+import dev.jobc.replica.ReplicaJob;
+import dev.jobc.replica.ReplicaKueue;
+import dev.jobc.replica.ReplicaObjects;
+import dev.jobc.replica.ReplicaPlan;
+import dev.jobc.replica.ReplicaPlanner;
+import dev.jobc.replica.ReplicaPod;
+import dev.jobc.replica.ReplicaValidator;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Kubeflow XGBoostJob ({@code kubeflow.org/v1}) through the pipeline: the family's defaults ({@code
+ * SetDefaults_XGBoostJob}: restart policy Never, port {@code xgboostjob-port} 9999 on the {@code
+ * xgboost} container) and objects, with the webhook's own rules ({@code
+ * pkg/webhooks/xgboost/xgboostjob_webhook.go validateXGBReplicaSpecs}: a Master, of one replica)
+ * and the environment of {@code pkg/controller.v1/xgboost/xgboost.go SetPodEnv}. The Master has the
+ * master role and decides the job ({@code IsMasterRole}, {@code UpdateJobStatus}). Immutable and
+ * thread-safe.
+ */
+public final class XGBoostJobKind implements JobKind<XGBoostJob, ReplicaJob, ReplicaPlan> {
+  private final ReplicaObjects objects = new ReplicaObjects();
+
+  @Override
+  public String kind() {
+    return XGBoostJob.KIND;
+  }
+
+  @Override
+  public String group() {
+    return Framework.GROUP;
+  }
+
+  @Override
+  public List<String> apiVersions() {
+    return List.of(Framework.API_VERSION);
+  }
+
+  @Override
+  public XGBoostJob bind(JsonNode root) {
+    return ObjectTrees.bind(root, XGBoostJob.class);
+  }
+
+  @Override
+  public ReplicaJob defaults(XGBoostJob job, CompileOptions options) {
+    XGBoostJob.Spec spec = job.spec() != null ? job.spec() : new XGBoostJob.Spec(null, null);
+    return ReplicaDefaults.apply(
+        XGBoostJob.FRAMEWORK, job.metadata(), spec.runPolicy(), spec.xgbReplicaSpecs(), options);
+  }
+
+  @Override
+  public Finding renderedElsewhere(ReplicaJob job) {
+    return ReplicaKueue.renderedElsewhere(job);
+  }
+
+  @Override
+  public List<Finding> validate(ReplicaJob job) {
+    List<Finding> out = ReplicaValidator.validate(job, Set.of());
+    if (job.replicas() == null) {
+      return out;
+    }
+    ReplicaJob.Replica master = job.replica(XGBoostJob.MASTER);
+    if (master == null) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              XGBoostJob.FRAMEWORK.replicaSpecsPath().key(XGBoostJob.MASTER),
+              "Required value: must be present"));
+    } else if (master.count() != 1 && master.count() >= 0) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              ReplicaValidator.at(job, master).child("replicas"),
+              "Forbidden: must be 1"));
+    }
+    return out;
+  }
+
+  @Override
+  public ReplicaPlan plan(ReplicaJob job) {
+    List<ReplicaPod> replicas = new ArrayList<>();
+    for (ReplicaJob.Replica r : job.each()) {
+      boolean master = r.type().equals(XGBoostJob.MASTER);
+      for (int i = 0; i < r.count(); i++) {
+        replicas.add(
+            new ReplicaPod(
+                r.type(),
+                i,
+                ReplicaPlanner.name(job, r.type(), i),
+                env(job, r.type(), i),
+                List.of(),
+                master,
+                master));
+      }
+    }
+    return ReplicaPlanner.plan(job, replicas, false);
+  }
+
+  @Override
+  public List<HasMetadata> generate(ReplicaPlan plan) {
+    return objects.generate(plan);
+  }
+
+  /**
+   * {@code SetPodEnv}: {@code MASTER_PORT} (the Master's port), {@code MASTER_ADDR} ({@code
+   * <job>-master-0}), {@code WORLD_SIZE} (all replicas), {@code RANK} (the index, plus the Master's
+   * replicas on workers), {@code PYTHONUNBUFFERED}, and with more than one replica, for LightGBM,
+   * {@code WORKER_PORT} (the Worker's port) and {@code WORKER_ADDRS} (the first all-but-one
+   * workers' names, comma-separated).
+   */
+  static List<PodEnv> env(ReplicaJob job, String type, int index) {
+    int rank = index;
+    if (type.equals(XGBoostJob.WORKER)) {
+      rank += job.replica(XGBoostJob.MASTER).count();
+    }
+    int total = job.totalReplicas();
+    List<PodEnv> env = new ArrayList<>();
+    env.add(PodEnv.of("MASTER_PORT", ReplicaPlanner.port(job, XGBoostJob.MASTER)));
+    env.add(PodEnv.of("MASTER_ADDR", ReplicaPlanner.name(job, XGBoostJob.MASTER, 0)));
+    env.add(PodEnv.of("WORLD_SIZE", total));
+    env.add(PodEnv.of("RANK", rank));
+    env.add(PodEnv.of("PYTHONUNBUFFERED", "1"));
+    if (total > 1) {
+      List<String> addrs = new ArrayList<>(total - 1);
+      for (int i = 0; i < total - 1; i++) {
+        addrs.add(ReplicaPlanner.name(job, XGBoostJob.WORKER, i));
+      }
+      env.add(PodEnv.of("WORKER_PORT", ReplicaPlanner.port(job, XGBoostJob.WORKER)));
+      env.add(PodEnv.of("WORKER_ADDRS", String.join(",", addrs)));
+    }
+    return env;
+  }
+}
