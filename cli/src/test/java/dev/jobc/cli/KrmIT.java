@@ -85,6 +85,32 @@ class KrmIT {
     assertThat(run.out()).contains(ChannelInputs.TF_CONFIG_PS_HOST);
   }
 
+  /**
+   * A job of each other training-operator kind next to the MPIJob: each rendered, and no job left
+   * as written.
+   */
+  @Test
+  void kptFnRenderRendersEachTrainingOperatorKind() throws IOException {
+    Path pkg = copyOfPackage();
+    for (ChannelInputs.Example example : ChannelInputs.TRAINING_OPERATOR) {
+      Files.writeString(pkg.resolve(example.name()), example.text());
+    }
+    ExternalCommand run =
+        ExternalCommand.run(
+            ExternalCommand.root(),
+            Map.of(),
+            "",
+            List.of("kpt", "fn", "render", pkg.toString(), "--allow-exec", "-o", "unwrap"));
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    List<String> ids = YamlStream.ids(run.out());
+    assertThat(ids).as(run.toString()).containsAll(PI_KPT);
+    for (ChannelInputs.Example example : ChannelInputs.TRAINING_OPERATOR) {
+      assertThat(ids).as(example.kind()).containsAll(example.objects());
+      assertThat(ids).noneMatch(id -> id.startsWith(example.kind() + "/"));
+      assertThat(run.out()).as(example.kind()).contains(example.env());
+    }
+  }
+
   @Test
   void anInvalidJobFailsKptFnEval() throws IOException {
     Path pkg = brokenPackage();

@@ -87,8 +87,9 @@ public final class OptionTable {
           WorkerKind::parse,
           true,
           "What runs the workers: a StatefulSet <job>-worker (lost workers come back) or bare"
-              + " Pods <job>-worker-<i> (mpi-operator's own shape). TFJob: a Job per replica, or"
-              + " with pods the operator's bare Pods <job>-<type>-<i>.",
+              + " Pods <job>-worker-<i> (mpi-operator's own shape). TFJob, PyTorchJob, XGBoostJob,"
+              + " JAXJob, PaddleJob: a Job per replica, or with pods the operator's bare Pods"
+              + " <job>-<type>-<i> (also when the job has a Kueue queue name, except a TFJob).",
           null);
 
   public static final Option<Integer> GPUS_PER_NODE =
