@@ -47,6 +47,13 @@ public final class ReplicaValidator {
       List.of("Always", "OnFailure", "Never", "ExitCode");
   static final List<String> CLEAN_POD_POLICIES = List.of("All", "Running", "None");
 
+  /**
+   * Most replicas jobc renders for one job: each is a pod, a Service and a Job of its own, and
+   * their number is checked before any of them is built, so a typo cannot make a render run out of
+   * memory.
+   */
+  public static final int MAX_REPLICAS = 10_000;
+
   private ReplicaValidator() {}
 
   /**
@@ -74,6 +81,7 @@ public final class ReplicaValidator {
     for (ReplicaJob.Replica replica : job.each()) {
       validateReplica(job.framework(), replica, reserved, out);
     }
+    validateTotal(job, out);
     validateGang(job, out);
     return out;
   }
@@ -81,6 +89,30 @@ public final class ReplicaValidator {
   /** {@code spec.<replicaSpecs>[<key>]} of {@code replica}. */
   public static FieldPath at(ReplicaJob job, ReplicaJob.Replica replica) {
     return job.framework().replicaSpecsPath().key(replica.key());
+  }
+
+  private static void validateTotal(ReplicaJob job, List<Finding> out) {
+    long total = 0;
+    ReplicaJob.Replica largest = null;
+    for (ReplicaJob.Replica r : job.each()) {
+      total += Math.max(r.count(), 0);
+      if (largest == null || r.count() > largest.count()) {
+        largest = r;
+      }
+    }
+    if (total > MAX_REPLICAS) {
+      out.add(
+          error(
+              Code.INVALID,
+              at(job, largest).child("replicas"),
+              "Invalid value: "
+                  + largest.count()
+                  + ": the job would have "
+                  + total
+                  + " replicas in all, more than the "
+                  + MAX_REPLICAS
+                  + " jobc renders for one job (each is a pod, a Service and a Job of its own)"));
+    }
   }
 
   private static void validateName(ReplicaJob job, List<Finding> out) {

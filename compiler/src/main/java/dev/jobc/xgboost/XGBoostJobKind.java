@@ -33,6 +33,14 @@ import java.util.Set;
  * thread-safe.
  */
 public final class XGBoostJobKind implements JobKind<XGBoostJob, ReplicaJob, ReplicaPlan> {
+  static final String WORKER_ADDRS = "WORKER_ADDRS";
+
+  /** Linux's {@code MAX_ARG_STRLEN}: 32 pages, one environment string with its terminator. */
+  static final long MAX_ARG_STRLEN = 131_072;
+
+  /** Bytes of {@code WORKER_ADDRS} jobc renders for one job, over all its pods. */
+  static final long WORKER_ADDRS_BUDGET = 64L << 20;
+
   private final ReplicaObjects objects = new ReplicaObjects();
 
   @Override
@@ -87,7 +95,53 @@ public final class XGBoostJobKind implements JobKind<XGBoostJob, ReplicaJob, Rep
               ReplicaValidator.at(job, master).child("replicas"),
               "Forbidden: must be 1"));
     }
+    ReplicaJob.Replica worker = job.replica(XGBoostJob.WORKER);
+    if (worker != null && out.stream().noneMatch(Finding::isError)) {
+      validateWorkerAddrs(job, worker, out);
+    }
     return out;
+  }
+
+  /**
+   * Every pod lists every worker in {@code WORKER_ADDRS}, so the variable grows with the job, and
+   * the render with its square: the variable must fit what Linux passes to a program in one
+   * environment string ({@code MAX_ARG_STRLEN}, 128 KiB with its name and terminator; larger, the
+   * container cannot start), and all pods' copies must fit {@value #WORKER_ADDRS_BUDGET} bytes.
+   */
+  private static void validateWorkerAddrs(
+      ReplicaJob job, ReplicaJob.Replica worker, List<Finding> out) {
+    int total = job.totalReplicas();
+    long length = 0;
+    for (int i = 0; i < total - 1; i++) {
+      length += (i > 0 ? 1 : 0) + ReplicaPlanner.name(job, XGBoostJob.WORKER, i).length();
+    }
+    long most = MAX_ARG_STRLEN - 1 - (WORKER_ADDRS + "=").length();
+    String why = null;
+    if (length > most) {
+      why =
+          "WORKER_ADDRS would have "
+              + length
+              + " characters, more than the "
+              + most
+              + " Linux passes to a program in one variable (MAX_ARG_STRLEN): the containers could"
+              + " not start";
+    } else if (length * total > WORKER_ADDRS_BUDGET) {
+      why =
+          "each of the "
+              + total
+              + " pods would list every worker in WORKER_ADDRS ("
+              + length
+              + " characters), more than the "
+              + WORKER_ADDRS_BUDGET
+              + " bytes jobc renders of it for one job";
+    }
+    if (why != null) {
+      out.add(
+          error(
+              Code.INVALID,
+              ReplicaValidator.at(job, worker).child("replicas"),
+              "Invalid value: " + worker.count() + ": " + why));
+    }
   }
 
   @Override
@@ -140,7 +194,7 @@ public final class XGBoostJobKind implements JobKind<XGBoostJob, ReplicaJob, Rep
         addrs.add(ReplicaPlanner.name(job, XGBoostJob.WORKER, i));
       }
       env.add(PodEnv.of("WORKER_PORT", ReplicaPlanner.port(job, XGBoostJob.WORKER)));
-      env.add(PodEnv.of("WORKER_ADDRS", String.join(",", addrs)));
+      env.add(PodEnv.of(WORKER_ADDRS, String.join(",", addrs)));
     }
     return env;
   }
