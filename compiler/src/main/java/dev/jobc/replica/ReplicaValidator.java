@@ -17,6 +17,7 @@ import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.options.Dns;
 import dev.jobc.options.OptionTable;
 import dev.jobc.validate.JobNames;
+import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -28,11 +29,12 @@ import java.util.Set;
 /**
  * The rules every kind of the family shares: those of training-operator v1.9.0's webhooks ({@code
  * pkg/webhooks/<kind>/*_webhook.go}: the name, {@code ValidateRunPolicy}'s {@code managedBy}, and
- * per replica containers, images and the kind's container, with their wording), and those the
- * webhooks forgot, whose breach upstream shows only at run time or never: names too long for the
- * Services every replica gets, negative counts and durations, unknown restart and clean-pod
- * policies, names jobc adds to a pod, and gang-scheduling settings that cannot work. A kind's
- * validator adds its own.
+ * per replica containers and the kind's container, with their wording; the API server's pod rules,
+ * an image on every container among them, through {@link PodTemplateRules}), and those the webhooks
+ * forgot, whose breach upstream shows only at run time or never: names too long for the Services
+ * every replica gets, negative counts and durations, unknown restart and clean-pod policies, names
+ * jobc adds to a pod, and gang-scheduling settings that cannot work. A kind's validator adds its
+ * own.
  */
 public final class ReplicaValidator {
   public static final FieldPath RUN_POLICY = FieldPath.of("spec", "runPolicy");
@@ -197,13 +199,6 @@ public final class ReplicaValidator {
         out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
         continue;
       }
-      if (c.getImage() == null || c.getImage().isEmpty()) {
-        out.add(
-            error(
-                Code.REQUIRED,
-                containersPath.index(i).child("image"),
-                "Required value: must be required"));
-      }
       named |= fw.container().equals(c.getName());
     }
     if (!named) {
@@ -212,6 +207,9 @@ public final class ReplicaValidator {
     if (containers.get(0) != null) {
       reserved.check(pod, podSpec, out);
     }
+    // What the API server checks in a pod (an image on every container among them).
+    PodTemplateRules.check(
+        replica.spec().template(), at.child("template"), reserved.volumes(), out);
     String restart = pod.getRestartPolicy();
     if (restart != null && !restart.isEmpty()) {
       // training-operator's warning event SetPodTemplateRestartPolicy, at render time.
