@@ -126,6 +126,19 @@ public final class OptionTable {
           "Image of the jobc sidecar that waits for peer pods at run time.",
           null);
 
+  public static final Option<String> PYTORCH_INIT_IMAGE =
+      row(
+          "pytorch-init-image",
+          "IMAGE",
+          String.class,
+          "alpine:3.10",
+          text -> image("PyTorch init image", text),
+          true,
+          "Image of the init-pytorch container that makes a PyTorchJob's workers wait for the"
+              + " master's name (it needs sh, seq, sleep and nslookup), as training-operator's"
+              + " --pytorch-init-container-image.",
+          null);
+
   public static final Option<String> GANG_SCHEDULER =
       row(
           "gang-scheduler",

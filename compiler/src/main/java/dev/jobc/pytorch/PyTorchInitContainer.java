@@ -11,27 +11,25 @@ import java.util.List;
 /**
  * The {@code init-pytorch} container training-operator v1.9.0 appends to every Worker of a job with
  * a Master ({@code pkg/controller.v1/pytorch/initcontainer.go}, {@code initContainerTemplate}, with
- * {@code pkg/config} defaults: image {@code alpine:3.10}, 100 tries): it waits until the Master's
- * Service name resolves, which it does once the Master's pod is ready, trying {@value #TRIES} times
- * two seconds apart, then gives up and fails. jobc adds a security context that meets the Pod
- * Security Standards' {@code restricted} profile (upstream's runs as the image's root), so a
- * namespace enforcing the profile admits the worker whenever the user's containers pass.
+ * {@code pkg/config}'s 100 tries; the image, {@code alpine:3.10} by default, is {@code
+ * --pytorch-init-image}): it waits until the Master's Service name resolves, which it does once the
+ * Master's pod is ready, trying {@value #TRIES} times two seconds apart, then gives up and fails.
+ * jobc adds a security context that meets the Pod Security Standards' {@code restricted} profile
+ * (upstream's runs as the image's root), so a namespace enforcing the profile admits the worker
+ * whenever the user's containers pass.
  */
 final class PyTorchInitContainer {
   static final String NAME = "init-pytorch";
-
-  /** {@code PyTorchInitContainerImageDefault}. */
-  static final String IMAGE = "alpine:3.10";
 
   /** {@code PyTorchInitContainerMaxTriesDefault}: the wait's bound. */
   static final int TRIES = 100;
 
   private PyTorchInitContainer() {}
 
-  static Container of(String masterAddr) {
+  static Container of(String image, String masterAddr) {
     Container c = new Container();
     c.setName(NAME);
-    c.setImage(IMAGE);
+    c.setImage(image);
     c.setImagePullPolicy("IfNotPresent");
     ResourceRequirements resources = new ResourceRequirements();
     LinkedHashMap<String, Quantity> limits = new LinkedHashMap<>();

@@ -2,6 +2,7 @@ package dev.jobc.pytorch;
 
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.bind.ObjectTrees.Snapshot;
+import dev.jobc.options.OptionTable;
 import dev.jobc.replica.ReplicaJob;
 import dev.jobc.replica.ReplicaPlan;
 import dev.jobc.replica.ReplicaPlanner;
@@ -26,7 +27,9 @@ final class PyTorchJobPlanner {
         hasMaster
             ? List.of(
                 ObjectTrees.snapshot(
-                    PyTorchInitContainer.of(ReplicaPlanner.name(job, PyTorchJob.MASTER, 0)),
+                    PyTorchInitContainer.of(
+                        job.options().get(OptionTable.PYTORCH_INIT_IMAGE),
+                        ReplicaPlanner.name(job, PyTorchJob.MASTER, 0)),
                     Container.class))
             : List.of();
     List<ReplicaPod> replicas = new ArrayList<>();

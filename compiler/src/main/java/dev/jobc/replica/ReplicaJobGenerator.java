@@ -29,7 +29,8 @@ import java.util.Map;
  * </ul>
  *
  * {@code activeDeadlineSeconds}, {@code ttlSecondsAfterFinished} and {@code suspend} are set on
- * every replica's Job.
+ * every replica's Job, and Flux's {@code ssa: IfNotPresent}: the sidecar suspends the Jobs of the
+ * replicas still running once the job has finished.
  */
 public final class ReplicaJobGenerator {
   static final String FAIL_JOB = "FailJob";
@@ -60,6 +61,9 @@ public final class ReplicaJobGenerator {
       job.setMetadata(
           Metadata.of(
               r.name(), plan.namespace(), labels, Metadata.objectAnnotations(plan.options())));
+      // The sidecar suspends the Job to end the replica: Flux must not undo it (and a Job's
+      // template cannot change after creation anyway).
+      Metadata.annotate(job.getMetadata(), Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
       job.setSpec(spec);
       out.add(job);
     }

@@ -13,7 +13,8 @@ import java.util.List;
  * does what the kind's {@code UpdateJobStatus} and {@code DeletePodsAndServices} did: decides
  * success (the deciding replicas' main containers exit 0: all of them, or with {@code --success
  * any} the first) or failure (a replica fails for good under its restart policy), records it as an
- * Event, and then applies {@code cleanPodPolicy} to the replicas still running.
+ * Event, and then ends the replicas still running without deleting them: it suspends their Jobs, or
+ * lowers their Pods' {@code activeDeadlineSeconds}.
  */
 final class ReplicaSidecar {
   static final String COMMAND = "replicas";

@@ -26,24 +26,18 @@ public final class SidecarRbacGenerator {
     String name = plan.name() + ReplicaPlanner.SIDECAR_ACCOUNT_SUFFIX;
     Map<String, String> labels = MpiLabels.objectLabels(plan.name());
     Map<String, String> annotations = Metadata.objectAnnotations(plan.options());
-    // What a deciding replica's sidecar may stop: every other replica (with several deciding
-    // replicas, each may stop the others, so every replica).
-    long deciders = plan.replicas().stream().filter(ReplicaPod::decides).count();
-    List<String> others = new ArrayList<>();
+    // What a deciding replica's sidecar may end: the other replicas, and itself after a failure.
+    List<String> replicas = new ArrayList<>();
     for (ReplicaPod r : plan.replicas()) {
-      if (deciders > 1 || !r.decides()) {
-        others.add(r.name());
-      }
+      replicas.add(r.name());
     }
-    others.sort(null);
+    replicas.sort(null);
     List<PolicyRule> rules = new ArrayList<>();
     rules.add(Rbac.rule("", "pods", null, "get", "list", "watch"));
-    if (!others.isEmpty()) {
-      rules.add(
-          plan.pods()
-              ? Rbac.rule("", "pods", others, "delete")
-              : Rbac.rule("batch", "jobs", others, "delete"));
-    }
+    rules.add(
+        plan.pods()
+            ? Rbac.rule("", "pods", replicas, "patch")
+            : Rbac.rule("batch", "jobs", replicas, "patch"));
     rules.add(Rbac.rule("", "events", null, "create"));
 
     List<HasMetadata> out = new ArrayList<>(3);

@@ -8,14 +8,20 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code jobc-sidecar wait|run|release|tfjob [options]}. Exit codes: 0 ok, 1 failure (timeout,
- * failed pod, API error after retries), 2 usage.
+ * {@code jobc-sidecar wait|run|release|tfjob|replicas [options]}. Exit codes: 0 ok, 1 failure
+ * (timeout, failed pod, API error after retries), 2 usage.
  */
 @Command(
     name = "jobc-sidecar",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    subcommands = {WaitCommand.class, RunCommand.class, ReleaseCommand.class, TfJobCommand.class},
+    subcommands = {
+      WaitCommand.class,
+      RunCommand.class,
+      ReleaseCommand.class,
+      TfJobCommand.class,
+      ReplicasCommand.class
+    },
     description = "Run-time helper for jobs rendered by jobc.")
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -39,7 +45,7 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "give a command: wait, run, release or tfjob");
+        spec.commandLine(), "give a command: wait, run, release, tfjob or replicas");
   }
 
   /** Gives subcommands the process' termination. */
@@ -57,6 +63,9 @@ public final class Main implements Runnable {
       }
       if (cls == TfJobCommand.class) {
         return cls.cast(new TfJobCommand(termination));
+      }
+      if (cls == ReplicasCommand.class) {
+        return cls.cast(new ReplicasCommand(termination));
       }
       return CommandLine.defaultFactory().create(cls);
     }
