@@ -8,7 +8,8 @@ import dev.jobc.diag.Finding;
  * target: its replicas are bare Pods labelled with one {@code pod-group-name} and annotated with
  * the group's {@code pod-group-total-count}, which Kueue's plain-pod integration ({@code
  * pkg/controller/jobs/pod}) admits together as one Workload, all pods or none, as Kueue's
- * integration for the operator's kinds admitted the job.
+ * integration for the operator's kinds admitted the job. The pods are marked not retriable in their
+ * group, so that the Workload finishes, and gives its quota back, once every pod has ended.
  *
  * <p>Not one Job per replica: Kueue's Job integration makes each labelled Job a Workload of its
  * own, so a job could be admitted in part (its master holding quota while its workers wait, two
@@ -21,6 +22,12 @@ public final class ReplicaKueue {
   public static final String POD_GROUP_NAME = MpiLabels.KUEUE_PREFIX + "pod-group-name";
   public static final String POD_GROUP_TOTAL_COUNT =
       MpiLabels.KUEUE_PREFIX + "pod-group-total-count";
+
+  /**
+   * With {@code "false"} on its pods, a group whose pods have all ended is finished even when some
+   * failed: Kueue otherwise waits for replacements, which nothing creates without the operator.
+   */
+  public static final String RETRIABLE_IN_GROUP = MpiLabels.KUEUE_PREFIX + "retriable-in-group";
 
   private ReplicaKueue() {}
 

@@ -61,6 +61,9 @@ public final class ReplicaPodTemplates {
     if (plan.podGroup()) {
       labels.put(ReplicaKueue.POD_GROUP_NAME, plan.name());
       annotations.put(ReplicaKueue.POD_GROUP_TOTAL_COUNT, Integer.toString(plan.replicas().size()));
+      // Nothing replaces a failed replica's Pod: Kueue must not hold the group's quota waiting for
+      // one (pod_controller.go Finished: done once no pod is active in an unretriable group).
+      annotations.put(ReplicaKueue.RETRIABLE_IN_GROUP, "false");
     }
     meta.setLabels(labels);
     Metadata.annotate(meta, annotations);
