@@ -1,21 +1,15 @@
 package dev.jobc.jax;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.Finding;
-import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
-import dev.jobc.replica.Framework;
 import dev.jobc.replica.PodEnv;
 import dev.jobc.replica.ReplicaDefaults;
 import dev.jobc.replica.ReplicaJob;
-import dev.jobc.replica.ReplicaKueue;
-import dev.jobc.replica.ReplicaObjects;
+import dev.jobc.replica.ReplicaJobKind;
 import dev.jobc.replica.ReplicaPlan;
 import dev.jobc.replica.ReplicaPlanner;
 import dev.jobc.replica.ReplicaPod;
 import dev.jobc.replica.ReplicaValidator;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -28,27 +22,15 @@ import java.util.Set;
  * the job, which succeeds once all have ({@code UpdateJobStatus}). Upstream's webhook checks no
  * {@code runPolicy}; jobc applies the family's rules to it all the same. Immutable and thread-safe.
  */
-public final class JaxJobKind implements JobKind<JaxJob, ReplicaJob, ReplicaPlan> {
-  private final ReplicaObjects objects = new ReplicaObjects();
+public final class JaxJobKind extends ReplicaJobKind<JaxJob, ReplicaJob> {
 
-  @Override
-  public String kind() {
-    return JaxJob.KIND;
+  public JaxJobKind() {
+    super(JaxJob.FRAMEWORK, JaxJob.class);
   }
 
   @Override
-  public String group() {
-    return Framework.GROUP;
-  }
-
-  @Override
-  public List<String> apiVersions() {
-    return List.of(Framework.API_VERSION);
-  }
-
-  @Override
-  public JaxJob bind(JsonNode root) {
-    return ObjectTrees.bind(root, JaxJob.class);
+  protected ReplicaJob job(ReplicaJob model) {
+    return model;
   }
 
   @Override
@@ -56,11 +38,6 @@ public final class JaxJobKind implements JobKind<JaxJob, ReplicaJob, ReplicaPlan
     JaxJob.Spec spec = job.spec() != null ? job.spec() : new JaxJob.Spec(null, null);
     return ReplicaDefaults.apply(
         JaxJob.FRAMEWORK, job.metadata(), spec.runPolicy(), spec.jaxReplicaSpecs(), options);
-  }
-
-  @Override
-  public Finding renderedElsewhere(ReplicaJob job) {
-    return ReplicaKueue.renderedElsewhere(job);
   }
 
   @Override
@@ -94,11 +71,6 @@ public final class JaxJobKind implements JobKind<JaxJob, ReplicaJob, ReplicaPlan
       }
     }
     return ReplicaPlanner.plan(job, replicas, false);
-  }
-
-  @Override
-  public List<HasMetadata> generate(ReplicaPlan plan) {
-    return objects.generate(plan);
   }
 
   /**

@@ -2,23 +2,17 @@ package dev.jobc.paddle;
 
 import static dev.jobc.diag.Finding.warning;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
-import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
-import dev.jobc.replica.Framework;
 import dev.jobc.replica.PodEnv;
 import dev.jobc.replica.ReplicaDefaults;
 import dev.jobc.replica.ReplicaJob;
-import dev.jobc.replica.ReplicaKueue;
-import dev.jobc.replica.ReplicaObjects;
+import dev.jobc.replica.ReplicaJobKind;
 import dev.jobc.replica.ReplicaPlan;
 import dev.jobc.replica.ReplicaPlanner;
 import dev.jobc.replica.ReplicaPod;
 import dev.jobc.replica.ReplicaValidator;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -32,34 +26,22 @@ import java.util.Set;
  * (collective mode) every Worker decides and no pod has the role ({@code IsMasterRole}, {@code
  * UpdateJobStatus}). Immutable and thread-safe.
  */
-public final class PaddleJobKind implements JobKind<PaddleJob, PaddleJobKind.Model, ReplicaPlan> {
+public final class PaddleJobKind extends ReplicaJobKind<PaddleJob, PaddleJobKind.Model> {
+
+  public PaddleJobKind() {
+    super(PaddleJob.FRAMEWORK, PaddleJob.class);
+  }
+
+  @Override
+  protected ReplicaJob job(Model model) {
+    return model.job();
+  }
+
   /** A defaulted PaddleJob: the family's part and whether an elastic policy was given. */
   public record Model(ReplicaJob job, boolean elastic) {}
 
   /** The downward-API variable rank 0 reads its own address from. */
   static final String POD_IP_DUMMY = "POD_IP_DUMMY";
-
-  private final ReplicaObjects objects = new ReplicaObjects();
-
-  @Override
-  public String kind() {
-    return PaddleJob.KIND;
-  }
-
-  @Override
-  public String group() {
-    return Framework.GROUP;
-  }
-
-  @Override
-  public List<String> apiVersions() {
-    return List.of(Framework.API_VERSION);
-  }
-
-  @Override
-  public PaddleJob bind(JsonNode root) {
-    return ObjectTrees.bind(root, PaddleJob.class);
-  }
 
   @Override
   public Model defaults(PaddleJob job, CompileOptions options) {
@@ -73,11 +55,6 @@ public final class PaddleJobKind implements JobKind<PaddleJob, PaddleJobKind.Mod
             spec.paddleReplicaSpecs(),
             options),
         spec.elasticPolicy() != null);
-  }
-
-  @Override
-  public Finding renderedElsewhere(Model model) {
-    return ReplicaKueue.renderedElsewhere(model.job());
   }
 
   @Override
@@ -125,11 +102,6 @@ public final class PaddleJobKind implements JobKind<PaddleJob, PaddleJobKind.Mod
       }
     }
     return ReplicaPlanner.plan(job, replicas, false);
-  }
-
-  @Override
-  public List<HasMetadata> generate(ReplicaPlan plan) {
-    return objects.generate(plan);
   }
 
   /**

@@ -2,23 +2,17 @@ package dev.jobc.xgboost;
 
 import static dev.jobc.diag.Finding.error;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Finding;
-import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
-import dev.jobc.replica.Framework;
 import dev.jobc.replica.PodEnv;
 import dev.jobc.replica.ReplicaDefaults;
 import dev.jobc.replica.ReplicaJob;
-import dev.jobc.replica.ReplicaKueue;
-import dev.jobc.replica.ReplicaObjects;
+import dev.jobc.replica.ReplicaJobKind;
 import dev.jobc.replica.ReplicaPlan;
 import dev.jobc.replica.ReplicaPlanner;
 import dev.jobc.replica.ReplicaPod;
 import dev.jobc.replica.ReplicaValidator;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -32,7 +26,17 @@ import java.util.Set;
  * master role and decides the job ({@code IsMasterRole}, {@code UpdateJobStatus}). Immutable and
  * thread-safe.
  */
-public final class XGBoostJobKind implements JobKind<XGBoostJob, ReplicaJob, ReplicaPlan> {
+public final class XGBoostJobKind extends ReplicaJobKind<XGBoostJob, ReplicaJob> {
+
+  public XGBoostJobKind() {
+    super(XGBoostJob.FRAMEWORK, XGBoostJob.class);
+  }
+
+  @Override
+  protected ReplicaJob job(ReplicaJob model) {
+    return model;
+  }
+
   static final String WORKER_ADDRS = "WORKER_ADDRS";
 
   /** Linux's {@code MAX_ARG_STRLEN}: 32 pages, one environment string with its terminator. */
@@ -41,38 +45,11 @@ public final class XGBoostJobKind implements JobKind<XGBoostJob, ReplicaJob, Rep
   /** Bytes of {@code WORKER_ADDRS} jobc renders for one job, over all its pods. */
   static final long WORKER_ADDRS_BUDGET = 64L << 20;
 
-  private final ReplicaObjects objects = new ReplicaObjects();
-
-  @Override
-  public String kind() {
-    return XGBoostJob.KIND;
-  }
-
-  @Override
-  public String group() {
-    return Framework.GROUP;
-  }
-
-  @Override
-  public List<String> apiVersions() {
-    return List.of(Framework.API_VERSION);
-  }
-
-  @Override
-  public XGBoostJob bind(JsonNode root) {
-    return ObjectTrees.bind(root, XGBoostJob.class);
-  }
-
   @Override
   public ReplicaJob defaults(XGBoostJob job, CompileOptions options) {
     XGBoostJob.Spec spec = job.spec() != null ? job.spec() : new XGBoostJob.Spec(null, null);
     return ReplicaDefaults.apply(
         XGBoostJob.FRAMEWORK, job.metadata(), spec.runPolicy(), spec.xgbReplicaSpecs(), options);
-  }
-
-  @Override
-  public Finding renderedElsewhere(ReplicaJob job) {
-    return ReplicaKueue.renderedElsewhere(job);
   }
 
   @Override
@@ -162,11 +139,6 @@ public final class XGBoostJobKind implements JobKind<XGBoostJob, ReplicaJob, Rep
       }
     }
     return ReplicaPlanner.plan(job, replicas, false);
-  }
-
-  @Override
-  public List<HasMetadata> generate(ReplicaPlan plan) {
-    return objects.generate(plan);
   }
 
   /**
