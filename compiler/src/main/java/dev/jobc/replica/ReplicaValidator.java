@@ -20,6 +20,7 @@ import dev.jobc.validate.JobNames;
 import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -204,6 +205,7 @@ public final class ReplicaValidator {
     if (!named) {
       out.add(error(Code.REQUIRED, containersPath, needsContainer));
     }
+    validateServicePorts(fw, containers, containersPath, out);
     if (containers.get(0) != null) {
       reserved.check(pod, podSpec, out);
     }
@@ -220,6 +222,40 @@ public final class ReplicaValidator {
                   + " spec ("
                   + replica.spec().restartPolicy()
                   + ")"));
+    }
+  }
+
+  /**
+   * Each replica's Service takes every port of the kind's first container of that name ({@code
+   * GetPortsFromJob}), the default port included; the API server rejects a Service with more than
+   * one port unless each has a name, and upstream's job then waits for ever for its Services.
+   */
+  private static void validateServicePorts(
+      Framework fw, List<Container> containers, FieldPath containersPath, List<Finding> out) {
+    for (int i = 0; i < containers.size(); i++) {
+      Container c = containers.get(i);
+      if (c == null || !fw.container().equals(c.getName())) {
+        continue;
+      }
+      List<ContainerPort> ports = c.getPorts();
+      if (ports != null && ports.size() > 1) {
+        for (int p = 0; p < ports.size(); p++) {
+          ContainerPort port = ports.get(p);
+          if (port != null && (port.getName() == null || port.getName().isEmpty())) {
+            out.add(
+                error(
+                    Code.REQUIRED,
+                    containersPath.index(i).child("ports").index(p).child("name"),
+                    "Required value: the replica's Service gets every port of the "
+                        + fw.container()
+                        + " container, "
+                        + fw.portName()
+                        + " included, and the API server rejects a Service with more than one"
+                        + " port unless each has a name"));
+          }
+        }
+      }
+      return;
     }
   }
 
