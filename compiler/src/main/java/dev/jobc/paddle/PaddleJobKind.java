@@ -78,6 +78,8 @@ public final class PaddleJobKind extends ReplicaJobKind<PaddleJob, PaddleJobKind
               + " decide it (training-operator's UpdateJobStatus), and with none it would succeed"
               + " at once",
           out);
+      ReplicaJob.Replica deciding = job.replica(decider);
+      ReplicaValidator.validateJobCarrier(job, deciding == null ? 1 : deciding.count(), out);
     }
     return out;
   }

@@ -65,6 +65,10 @@ public final class PyTorchJobValidator {
               "Required value: a PyTorchJob needs a Master or a Worker: only they can complete it"
                   + " (training-operator's UpdateJobStatus), so the job would never finish"));
     }
+    ReplicaValidator.validateJobCarrier(
+        job,
+        master == null && model.elasticPolicy() == null && worker != null ? worker.count() : 1,
+        out);
     if (master != null && worker != null) {
       // setInitContainer appends init-pytorch to every worker: a second one is a duplicate name.
       PodSpec pod = worker.spec().template() == null ? null : worker.spec().template().getSpec();

@@ -16,6 +16,7 @@ import dev.jobc.model.RunPolicy;
 import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.options.Dns;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
 import dev.jobc.validate.JobNames;
 import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
@@ -300,6 +301,69 @@ public final class ReplicaValidator {
                     + Quoting.quote(name)));
       }
     }
+  }
+
+  /** Kubernetes' default {@code backoffLimit} of a Job. */
+  static final int DEFAULT_JOB_BACKOFF_LIMIT = 6;
+
+  /**
+   * What a Job per replica (the default carrier) changes: an unset {@code backoffLimit} is
+   * unlimited in training-operator ({@code PastBackoffLimit} returns false) but Kubernetes' default
+   * of 6 for each Job; {@code ttlSecondsAfterFinished} deletes each Job once it has finished, which
+   * a GitOps tool re-creates (and the replica runs again), and which takes away the finished
+   * replicas from the last of several that must all succeed.
+   *
+   * @param allMustSucceed how many replicas must all succeed for the job to (the deciding ones when
+   *     each counts, else 1)
+   */
+  public static void validateJobCarrier(ReplicaJob job, int allMustSucceed, List<Finding> out) {
+    if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
+        || job.metadata().getLabels() != null
+            && job.metadata().getLabels().containsKey(ReplicaKueue.QUEUE_NAME)) {
+      return;
+    }
+    RunPolicy run = job.runPolicy();
+    if (run.backoffLimit() == null) {
+      for (ReplicaJob.Replica replica : job.each()) {
+        String policy = replica.spec().restartPolicy();
+        if (!"Never".equals(policy) && RESTART_POLICIES.contains(policy)) {
+          out.add(
+              warning(
+                  at(job, replica).child("restartPolicy"),
+                  "runPolicy.backoffLimit is not set: training-operator then retries without"
+                      + " limit, but this replica's Job fails after Kubernetes' default of "
+                      + DEFAULT_JOB_BACKOFF_LIMIT
+                      + " failed attempts; set runPolicy.backoffLimit to choose"));
+        }
+      }
+    }
+    Integer ttl = run.ttlSecondsAfterFinished();
+    if (ttl == null || ttl < 0) {
+      return;
+    }
+    FieldPath ttlPath = RUN_POLICY.child("ttlSecondsAfterFinished");
+    if (allMustSucceed > 1) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              ttlPath,
+              "Forbidden: the job succeeds once all of its "
+                  + allMustSucceed
+                  + " deciding replicas have, which the last to finish reads from the others'"
+                  + " Jobs, and this deletes each Job "
+                  + ttl
+                  + "s after it finishes: replicas finishing further apart would leave the job"
+                  + " undecided; drop ttlSecondsAfterFinished"));
+      return;
+    }
+    out.add(
+        warning(
+            ttlPath,
+            "every replica's Job is deleted "
+                + ttl
+                + "s after it finishes; a GitOps tool that re-applies or self-heals (Argo CD,"
+                + " Flux) re-creates it from Git and that replica runs again: drop"
+                + " ttlSecondsAfterFinished, or delete the job from Git instead"));
   }
 
   /**

@@ -91,7 +91,10 @@ class PyTorchJobRulesTest {
   void theDeprecatedElasticNprocPerNodeLeavesNprocPerNodeUnset() {
     // setDefaultNprocPerNode
     PyTorchJobModel m =
-        model("  elasticPolicy: {nProcPerNode: 2}\n  pytorchReplicaSpecs:\n    Worker:\n" + POD);
+        model(
+            "  runPolicy: {backoffLimit: 1}\n  elasticPolicy: {nProcPerNode: 2}\n"
+                + "  pytorchReplicaSpecs:\n    Worker:\n"
+                + POD);
     assertThat(m.nprocPerNode()).isNull();
     assertThat(PyTorchJobValidator.validate(m))
         .extracting(Finding::isError, f -> f.path().toString())
