@@ -198,6 +198,7 @@ public final class ReplicaValidator {
     for (int i = 0; i < containers.size(); i++) {
       Container c = containers.get(i);
       if (c == null) {
+        // no golden case: the schema check refuses a null container before binding
         out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
         continue;
       }
