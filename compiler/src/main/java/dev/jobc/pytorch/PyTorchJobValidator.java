@@ -134,6 +134,35 @@ public final class PyTorchJobValidator {
                   + ":"
                   + max));
     }
+    // No autoscaler is rendered, so the job runs the Worker's replicas: torchrun's rendezvous waits
+    // for minReplicas nodes and admits at most maxReplicas.
+    ReplicaJob.Replica worker = job.replica(PyTorchJob.WORKER);
+    if (worker != null && min != null && max != null && min >= 1 && max >= min) {
+      FieldPath replicas = ReplicaValidator.at(job, worker).child("replicas");
+      if (worker.count() >= 0 && worker.count() < min) {
+        out.add(
+            error(
+                Code.INVALID,
+                replicas,
+                "Invalid value: "
+                    + worker.count()
+                    + ": must be at least elasticPolicy.minReplicas ("
+                    + min
+                    + "): torchrun's rendezvous waits for "
+                    + min
+                    + " nodes, and no autoscaler adds workers once rendered"));
+      } else if (worker.count() > max) {
+        out.add(
+            warning(
+                replicas,
+                worker.count()
+                    + " workers, more than elasticPolicy.maxReplicas ("
+                    + max
+                    + "): torchrun's rendezvous admits "
+                    + max
+                    + " nodes, and the others wait for a place"));
+      }
+    }
     if (elastic.rdzvPort() != null && (elastic.rdzvPort() < 1 || elastic.rdzvPort() > 65535)) {
       out.add(
           error(
