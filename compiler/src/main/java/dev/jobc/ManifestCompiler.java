@@ -10,6 +10,7 @@ import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Position;
 import dev.jobc.diag.Quoting;
+import dev.jobc.jax.JaxJobKind;
 import dev.jobc.kind.JobKind;
 import dev.jobc.kind.KindSpelling;
 import dev.jobc.load.Document;
@@ -21,12 +22,15 @@ import dev.jobc.model.OutputObject;
 import dev.jobc.model.Source;
 import dev.jobc.mpi.MpiJobKind;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.paddle.PaddleJobKind;
+import dev.jobc.pytorch.PyTorchJobKind;
 import dev.jobc.render.Ordering;
 import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
 import dev.jobc.schema.SchemaValidator;
 import dev.jobc.tf.TfJobKind;
 import dev.jobc.validate.ObjectIdentity;
+import dev.jobc.xgboost.XGBoostJobKind;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
@@ -66,7 +70,15 @@ public final class ManifestCompiler {
     this.schemas = SchemaValidator.load();
     this.writer = new YamlWriter();
     Templates templates = new Templates();
-    this.kinds = List.of(new MpiJobKind(templates), new DglJobKind(templates), new TfJobKind());
+    this.kinds =
+        List.of(
+            new MpiJobKind(templates),
+            new DglJobKind(templates),
+            new TfJobKind(),
+            new PyTorchJobKind(),
+            new XGBoostJobKind(),
+            new JaxJobKind(),
+            new PaddleJobKind());
   }
 
   /**

@@ -40,7 +40,9 @@ class ArchitectureTest {
     Map<String, List<String>> layers = new LinkedHashMap<>();
     layers.put("Pipeline", List.of("dev.jobc"));
     layers.put("Kinds", KINDS);
-    layers.put("Shared", List.of("dev.jobc.kind..", "dev.jobc.k8s..", "dev.jobc.validate.."));
+    layers.put(
+        "Shared",
+        List.of("dev.jobc.kind..", "dev.jobc.k8s..", "dev.jobc.validate..", "dev.jobc.replica.."));
     layers.put("Render", List.of("dev.jobc.render.."));
     layers.put("Bind", List.of("dev.jobc.bind.."));
     layers.put("Schema", List.of("dev.jobc.schema.."));

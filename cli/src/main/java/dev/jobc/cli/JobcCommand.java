@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
     name = "jobc",
     mixinStandardHelpOptions = true,
     versionProvider = JobcCommand.Version.class,
-    description = "Compiles MPIJob, DGLJob and TFJob specs into plain Kubernetes objects.",
+    description =
+        "Compiles MPIJob, DGLJob, TFJob, PyTorchJob, XGBoostJob, JAXJob and PaddleJob specs into"
+            + " plain Kubernetes objects.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",

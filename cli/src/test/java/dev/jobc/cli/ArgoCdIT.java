@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import dev.jobc.ManifestCompiler;
 import dev.jobc.options.OptionTable;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,8 +15,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Runs deploy/argocd/plugin.yaml's commands the way argocd-cmp-server does: in the application
@@ -114,6 +119,65 @@ class ArgoCdIT {
         .doesNotContain("TFJob/mnist");
     // The destination namespace and JOBC_CLUSTER_DOMAIN, in every replica's TF_CONFIG.
     assertThat(run.out()).contains(ChannelInputs.TF_CONFIG_PS_HOST);
+  }
+
+  /**
+   * The README's Application over a directory with a job of each other training-operator kind, its
+   * kind quoted as training-operator's examples write it: discovered and rendered.
+   */
+  @ParameterizedTest
+  @MethodSource("trainingOperatorExamples")
+  void generateRendersEachTrainingOperatorKind(ChannelInputs.Example example, String quote)
+      throws IOException {
+    JsonNode app = YamlStream.parse(DocSnippets.get("argocd")).get(0);
+    Path appDir = tmp.resolve("app");
+    Files.createDirectories(appDir);
+    String text = example.text();
+    assertThat(text).contains("\nkind: " + example.kind() + "\n");
+    Files.writeString(
+        appDir.resolve(example.name()),
+        text.replace(
+            "\nkind: " + example.kind() + "\n",
+            "\nkind: " + quote + example.kind() + quote + "\n"));
+
+    ExternalCommand discovered = ExternalCommand.run(appDir, Map.of(), "", discover());
+    assertThat(discovered.out().strip()).isEqualTo("./" + example.name());
+
+    ExternalCommand run = generate(appDir, environment(app));
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(YamlStream.ids(run.out()))
+        .as(run.toString())
+        .containsExactlyInAnyOrderElementsOf(example.objects());
+    assertThat(run.out()).contains(example.env());
+  }
+
+  static Stream<Arguments> trainingOperatorExamples() {
+    return ChannelInputs.TRAINING_OPERATOR.stream()
+        .flatMap(e -> Stream.of(Arguments.of(e, ""), Arguments.of(e, "\""), Arguments.of(e, "'")));
+  }
+
+  /** Discovery names every kind jobc renders: a kind it left out would never reach jobc. */
+  @Test
+  void discoveryKnowsEveryAcceptedKind() throws IOException {
+    for (String accepted : new ManifestCompiler().acceptedKinds()) {
+      String apiVersion = accepted.substring(0, accepted.indexOf(' '));
+      String kind = accepted.substring(accepted.indexOf(' ') + 1);
+      Path appDir = tmp.resolve(kind + "-" + apiVersion.replace('/', '-'));
+      Files.createDirectories(appDir);
+      Files.writeString(
+          appDir.resolve("job.yml"), "apiVersion: " + apiVersion + "\nkind: " + kind + "\n");
+      assertThat(ExternalCommand.run(appDir, Map.of(), "", discover()).out().strip())
+          .as(accepted)
+          .isEqualTo("./job.yml");
+    }
+  }
+
+  private static List<String> discover() {
+    JsonNode find = plugin().path("spec").path("discover").path("find");
+    List<String> command = new ArrayList<>();
+    find.path("command").forEach(c -> command.add(c.asText()));
+    find.path("args").forEach(c -> command.add(c.asText()));
+    return command;
   }
 
   @Test

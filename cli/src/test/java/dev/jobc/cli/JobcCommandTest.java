@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class JobcCommandTest {
   @TempDir Path dir;
@@ -132,18 +134,23 @@ class JobcCommandTest {
             "jobc: error: no schema for example.com/v1 Widget: not a kind jobc accepts as input;"
                 + " it accepts kubeflow.org/v1alpha1 MPIJob, kubeflow.org/v1alpha2 MPIJob,"
                 + " kubeflow.org/v1 MPIJob, kubeflow.org/v2beta1 MPIJob, qihoo.net/v1alpha1"
-                + " DGLJob, kubeflow.org/v1 TFJob\n");
+                + " DGLJob, kubeflow.org/v1 TFJob, kubeflow.org/v1 PyTorchJob, kubeflow.org/v1"
+                + " XGBoostJob, kubeflow.org/v1 JAXJob, kubeflow.org/v1 PaddleJob\n");
   }
 
-  @Test
-  void schemaOfTfJob() {
-    Run run = Run.in(dir, "schema", "kubeflow.org/v1", "TFJob");
+  @ParameterizedTest
+  @ValueSource(strings = {"TFJob", "PyTorchJob", "XGBoostJob", "JAXJob", "PaddleJob"})
+  void schemaOfTrainingOperatorKinds(String kind) {
+    Run run = Run.in(dir, "schema", "kubeflow.org/v1", kind);
     assertThat(run.exitCode()).isZero();
     assertThat(run.err()).isEmpty();
     assertThat(run.out())
         .startsWith("{")
-        .contains("\"const\": \"TFJob\"")
-        .contains("https://jobc.dev/schemas/tfjob.kubeflow.org-v1.schema.json");
+        .contains("\"const\": \"" + kind + "\"")
+        .contains(
+            "https://jobc.dev/schemas/"
+                + kind.toLowerCase(java.util.Locale.ROOT)
+                + ".kubeflow.org-v1.schema.json");
   }
 
   @Test

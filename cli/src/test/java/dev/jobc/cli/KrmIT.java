@@ -70,12 +70,7 @@ class KrmIT {
   void kptFnRenderRendersATfJob() throws IOException {
     Path pkg = copyOfPackage();
     Files.writeString(pkg.resolve("mnist.yaml"), ChannelInputs.tfJob());
-    ExternalCommand run =
-        ExternalCommand.run(
-            ExternalCommand.root(),
-            Map.of(),
-            "",
-            List.of("kpt", "fn", "render", pkg.toString(), "--allow-exec", "-o", "unwrap"));
+    ExternalCommand run = kptFnRender(pkg);
     assertThat(run.exitCode()).as(run.toString()).isZero();
     assertThat(YamlStream.ids(run.out()))
         .as(run.toString())
@@ -83,6 +78,27 @@ class KrmIT {
         .containsAll(ChannelInputs.TFJOB_OBJECTS)
         .doesNotContain("TFJob/mnist");
     assertThat(run.out()).contains(ChannelInputs.TF_CONFIG_PS_HOST);
+  }
+
+  /**
+   * A job of each other training-operator kind next to the MPIJob: each rendered, and no job left
+   * as written.
+   */
+  @Test
+  void kptFnRenderRendersEachTrainingOperatorKind() throws IOException {
+    Path pkg = copyOfPackage();
+    for (ChannelInputs.Example example : ChannelInputs.TRAINING_OPERATOR) {
+      Files.writeString(pkg.resolve(example.name()), example.text());
+    }
+    ExternalCommand run = kptFnRender(pkg);
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    List<String> ids = YamlStream.ids(run.out());
+    assertThat(ids).as(run.toString()).containsAll(PI_KPT);
+    for (ChannelInputs.Example example : ChannelInputs.TRAINING_OPERATOR) {
+      assertThat(ids).as(example.kind()).containsAll(example.objects());
+      assertThat(ids).noneMatch(id -> id.startsWith(example.kind() + "/"));
+      assertThat(run.out()).as(example.kind()).contains(example.env());
+    }
   }
 
   @Test
@@ -190,6 +206,15 @@ class KrmIT {
         pkg.resolve("pi.yaml"),
         Files.readString(pkg.resolve("pi.yaml")).replace("slotsPerWorker", "slotPerWorker"));
     return pkg;
+  }
+
+  /** {@code kpt fn render} of {@code pkg}, its Kptfile's exec function allowed, unwrapped. */
+  private static ExternalCommand kptFnRender(Path pkg) {
+    return ExternalCommand.run(
+        ExternalCommand.root(),
+        Map.of(),
+        "",
+        List.of("kpt", "fn", "render", pkg.toString(), "--allow-exec", "-o", "unwrap"));
   }
 
   private Path copyOfPackage() throws IOException {

@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -54,6 +55,10 @@ class PreCommitIT {
         repo.resolve("jobs/mnist.yaml"),
         ChannelInputs.tfJob()
             .replace("  name: \"mnist\"\n", "  name: mnist\n  namespace: training\n"));
+    // And a job of each other training-operator kind.
+    for (ChannelInputs.Example example : ChannelInputs.TRAINING_OPERATOR) {
+      Files.writeString(repo.resolve("jobs").resolve(example.name()), example.text());
+    }
     ExternalCommand install = run(repo, "pre-commit", "install");
     assertThat(install.exitCode()).as(install.toString()).isZero();
 
@@ -72,6 +77,12 @@ class PreCommitIT {
         .contains("\\\"task\\\":{\\\"type\\\":\\\"worker\\\",\\\"index\\\":1}");
     assertThat(Files.readString(repo.resolve("rendered/job-pi-launcher.yaml")))
         .startsWith("apiVersion: batch/v1\nkind: Job\n");
+    for (ChannelInputs.Example example : ChannelInputs.TRAINING_OPERATOR) {
+      for (String id : example.objects()) {
+        String file = "rendered/" + id.replace('/', '-').toLowerCase(Locale.ROOT) + ".yaml";
+        assertThat(first.err()).contains("jobc: " + file + ": added");
+      }
+    }
     git(repo, "add", "-A");
     assertCommitted(repo, "jobs");
     assertThat(git(repo, "ls-files", "rendered").out())

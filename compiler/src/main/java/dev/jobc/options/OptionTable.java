@@ -87,8 +87,9 @@ public final class OptionTable {
           WorkerKind::parse,
           true,
           "What runs the workers: a StatefulSet <job>-worker (lost workers come back) or bare"
-              + " Pods <job>-worker-<i> (mpi-operator's own shape). TFJob: a Job per replica, or"
-              + " with pods the operator's bare Pods <job>-<type>-<i>.",
+              + " Pods <job>-worker-<i> (mpi-operator's own shape). TFJob, PyTorchJob, XGBoostJob,"
+              + " JAXJob, PaddleJob: a Job per replica, or with pods the operator's bare Pods"
+              + " <job>-<type>-<i> (also when the job has a Kueue queue name, except a TFJob).",
           null);
 
   public static final Option<Integer> GPUS_PER_NODE =
@@ -123,6 +124,19 @@ public final class OptionTable {
           text -> image("sidecar image", text),
           true,
           "Image of the jobc sidecar that waits for peer pods at run time.",
+          null);
+
+  public static final Option<String> PYTORCH_INIT_IMAGE =
+      row(
+          "pytorch-init-image",
+          "IMAGE",
+          String.class,
+          "alpine:3.10",
+          text -> image("PyTorch init image", text),
+          true,
+          "Image of the init-pytorch container that makes a PyTorchJob's workers wait for the"
+              + " master's name (it needs sh, seq, sleep and nslookup), as training-operator's"
+              + " --pytorch-init-container-image.",
           null);
 
   public static final Option<String> GANG_SCHEDULER =

@@ -55,13 +55,31 @@ public final class SchemaValidator {
           "mpijob.kubeflow.org-v1alpha2.schema.json",
           "mpijob.kubeflow.org-v1.schema.json",
           "mpijob.kubeflow.org-v2beta1.schema.json",
-          "tfjob.kubeflow.org-v1.schema.json");
+          "tfjob.kubeflow.org-v1.schema.json",
+          "pytorchjob.kubeflow.org-v1.schema.json",
+          "xgboostjob.kubeflow.org-v1.schema.json",
+          "jaxjob.kubeflow.org-v1.schema.json",
+          "paddlejob.kubeflow.org-v1.schema.json");
 
   private static final String QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
   /** Kinds by the lower-case prefix of their schema file names. */
   private static final Map<String, String> KINDS =
-      Map.of("mpijob", "MPIJob", "dgljob", "DGLJob", "tfjob", "TFJob");
+      Map.of(
+          "mpijob",
+          "MPIJob",
+          "dgljob",
+          "DGLJob",
+          "tfjob",
+          "TFJob",
+          "pytorchjob",
+          "PyTorchJob",
+          "xgboostjob",
+          "XGBoostJob",
+          "jaxjob",
+          "JAXJob",
+          "paddlejob",
+          "PaddleJob");
 
   /** One compiled schema and what it was made from. */
   private record Entry(String apiVersion, String kind, String text, JsonNode root, Schema schema) {}

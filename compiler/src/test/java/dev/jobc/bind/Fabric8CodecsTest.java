@@ -15,6 +15,8 @@ import dev.jobc.CaseOptions;
 import dev.jobc.dgl.DglJob;
 import dev.jobc.dgl.DglJobKind;
 import dev.jobc.diag.Finding;
+import dev.jobc.jax.JaxJob;
+import dev.jobc.jax.JaxJobKind;
 import dev.jobc.kind.JobKind;
 import dev.jobc.load.Document;
 import dev.jobc.load.YamlLimits;
@@ -23,10 +25,16 @@ import dev.jobc.model.Source;
 import dev.jobc.mpi.MpiJob;
 import dev.jobc.mpi.MpiJobKind;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.paddle.PaddleJob;
+import dev.jobc.paddle.PaddleJobKind;
+import dev.jobc.pytorch.PyTorchJob;
+import dev.jobc.pytorch.PyTorchJobKind;
 import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
 import dev.jobc.tf.TfJob;
 import dev.jobc.tf.TfJobKind;
+import dev.jobc.xgboost.XGBoostJob;
+import dev.jobc.xgboost.XGBoostJobKind;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -57,9 +65,20 @@ class Fabric8CodecsTest {
       Map.of(
           "MPIJob", new MpiJobKind(TEMPLATES),
           "DGLJob", new DglJobKind(TEMPLATES),
-          "TFJob", new TfJobKind());
+          "TFJob", new TfJobKind(),
+          "PyTorchJob", new PyTorchJobKind(),
+          "XGBoostJob", new XGBoostJobKind(),
+          "JAXJob", new JaxJobKind(),
+          "PaddleJob", new PaddleJobKind());
   private static final Map<String, Class<?>> JOB_TYPES =
-      Map.of("MPIJob", MpiJob.class, "DGLJob", DglJob.class, "TFJob", TfJob.class);
+      Map.of(
+          "MPIJob", MpiJob.class,
+          "DGLJob", DglJob.class,
+          "TFJob", TfJob.class,
+          "PyTorchJob", PyTorchJob.class,
+          "XGBoostJob", XGBoostJob.class,
+          "JAXJob", JaxJob.class,
+          "PaddleJob", PaddleJob.class);
 
   static Stream<Class<?>> coveredClasses() {
     return Fabric8Codecs.CLASSES.stream();

@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.IntOrString;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -41,7 +42,12 @@ class SchemaFilesAreCurrentTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private static final List<Class<?>> ROOTS =
-      List.of(ObjectMeta.class, PodTemplateSpec.class, Quantity.class, IntOrString.class);
+      List.of(
+          ObjectMeta.class,
+          PodTemplateSpec.class,
+          Quantity.class,
+          IntOrString.class,
+          MetricSpec.class);
 
   private static final Path SCHEMAS = projectDir().resolve("schemas");
   private static final Path SOURCES = SCHEMAS.resolve("src/schema-src");

@@ -8,7 +8,7 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code jobc-sidecar wait|run|release|tfjob|scale-workers [options]}. Exit codes: 0 ok, 1 failure
+  * {@code jobc-sidecar wait|run|release|tfjob|scale-workers|replicas [options]}. Exit codes: 0 ok, 1 failure
  * (timeout, failed pod, API error after retries), 2 usage.
  */
 @Command(
@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
       RunCommand.class,
       ReleaseCommand.class,
       TfJobCommand.class,
-      ScaleWorkersCommand.class
+      ScaleWorkersCommand.class,
+      ReplicasCommand.class
     },
     description = "Run-time helper for jobs rendered by jobc.")
 public final class Main implements Runnable {
@@ -45,7 +46,8 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "give a command: wait, run, release, tfjob or scale-workers");
+        spec.commandLine(),
+        "give a command: wait, run, release, tfjob, scale-workers or replicas");
   }
 
   /** Gives subcommands the process' termination. */
@@ -66,6 +68,9 @@ public final class Main implements Runnable {
       }
       if (cls == ScaleWorkersCommand.class) {
         return cls.cast(new ScaleWorkersCommand(termination));
+      }
+      if (cls == ReplicasCommand.class) {
+        return cls.cast(new ReplicasCommand(termination));
       }
       return CommandLine.defaultFactory().create(cls);
     }

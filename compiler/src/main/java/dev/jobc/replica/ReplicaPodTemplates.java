@@ -1,0 +1,136 @@
+package dev.jobc.replica;
+
+import dev.jobc.bind.ObjectTrees.Snapshot;
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.conventions.Naming;
+import dev.jobc.conventions.ReplicaLabels;
+import dev.jobc.k8s.GangPlan;
+import dev.jobc.k8s.GangPlan.Flavor;
+import dev.jobc.k8s.GangScheduling;
+import dev.jobc.k8s.Metadata;
+import dev.jobc.k8s.PodTemplates;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Volume;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One replica's pod as training-operator v1.9.0 creates it ({@code common/pod.go createNewPod}),
+ * whatever carries it: the type's defaulted template, the operator's labels, the kind's {@code
+ * SetClusterSpec} (its environment after the user's on every container, its init containers after
+ * the user's), the replica's restart policy, gang-scheduling marks; with a Kueue queue name the
+ * pod-group marks; and beside a deciding replica the jobc sidecar.
+ */
+public final class ReplicaPodTemplates {
+  /**
+   * training-operator's Volcano pod annotation naming the replica type ({@code
+   * volcano.sh/task-spec}).
+   */
+  static final String VOLCANO_TASK_SPEC = "volcano.sh/task-spec";
+
+  private ReplicaPodTemplates() {}
+
+  /**
+   * A fresh template for {@code replica}; {@code inJob} when a batch/v1 Job carries it (which
+   * accepts only restart policies Never and OnFailure).
+   */
+  public static PodTemplateSpec of(ReplicaPlan plan, ReplicaPod replica, boolean inJob) {
+    PodTemplateSpec template = plan.templates().get(replica.type()).copy();
+    if (template.getMetadata() == null) {
+      template.setMetadata(new ObjectMeta());
+    }
+    ObjectMeta meta = template.getMetadata();
+    Map<String, String> ours =
+        ReplicaLabels.replicaSelector(
+            plan.framework().operator(), plan.name(), replica.lower(), replica.index());
+    if (replica.masterRole()) {
+      ours.put(ReplicaLabels.JOB_ROLE, ReplicaLabels.MASTER);
+    }
+    ours.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
+    Map<String, String> labels = Metadata.merge(meta.getLabels(), ours);
+    labels.putAll(plan.kueueLabels());
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (plan.podGroup()) {
+      labels.put(ReplicaKueue.POD_GROUP_NAME, plan.name());
+      annotations.put(ReplicaKueue.POD_GROUP_TOTAL_COUNT, Integer.toString(plan.replicas().size()));
+      // Nothing replaces a failed replica's Pod: Kueue must not hold the group's quota waiting for
+      // one (pod_controller.go Finished: done once no pod is active in an unretriable group).
+      annotations.put(ReplicaKueue.RETRIABLE_IN_GROUP, "false");
+    }
+    meta.setLabels(labels);
+    Metadata.annotate(meta, annotations);
+
+    PodSpec spec = template.getSpec();
+    for (Container c : spec.getContainers()) {
+      List<EnvVar> env = c.getEnv() == null ? new ArrayList<>() : new ArrayList<>(c.getEnv());
+      for (PodEnv e : replica.env()) {
+        env.add(e.var());
+      }
+      c.setEnv(env);
+    }
+    if (!replica.initContainers().isEmpty()) {
+      List<Container> init =
+          spec.getInitContainers() == null
+              ? new ArrayList<>()
+              : new ArrayList<>(spec.getInitContainers());
+      for (Snapshot<Container> c : replica.initContainers()) {
+        init.add(c.copy());
+      }
+      spec.setInitContainers(init);
+    }
+    spec.setRestartPolicy(restartPolicy(plan.restartPolicy(replica.type()), inJob));
+    decorate(plan.gang(), plan.name(), replica, meta, spec);
+    if (replica.decides()) {
+      spec.setServiceAccountName(plan.serviceAccount());
+      spec.setInitContainers(
+          PodTemplates.append(spec.getInitContainers(), ReplicaSidecar.container(plan, replica)));
+      Volume tmp = new Volume();
+      tmp.setName(Naming.SIDECAR_TMP_VOLUME);
+      tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
+      spec.setVolumes(PodTemplates.append(spec.getVolumes(), tmp));
+    }
+    return template;
+  }
+
+  /**
+   * {@code setRestartPolicy}: ExitCode runs as Never (what carries the pod decides retries); the
+   * others as written, except that a Job's pods cannot have Always: OnFailure restarts the
+   * container just as well, and a container that exits 0 ends the replica rather than running
+   * again.
+   */
+  static String restartPolicy(String replicaPolicy, boolean inJob) {
+    return switch (replicaPolicy) {
+      case "ExitCode" -> "Never";
+      case "Always" -> inJob ? "OnFailure" : "Always";
+      default -> replicaPolicy;
+    };
+  }
+
+  /**
+   * training-operator's gang marks: {@code schedulerName} only where the template names none (it
+   * keeps another and warns), the group annotation or label, and for Volcano the replica type in
+   * {@code volcano.sh/task-spec}.
+   */
+  private static void decorate(
+      GangPlan gang, String job, ReplicaPod replica, ObjectMeta meta, PodSpec spec) {
+    if (gang == null) {
+      return;
+    }
+    String given = spec.getSchedulerName();
+    GangScheduling.decorate(gang, job, meta, spec);
+    if (given != null && !given.isEmpty()) {
+      spec.setSchedulerName(given);
+    }
+    if (gang.flavor() == Flavor.VOLCANO) {
+      Metadata.annotate(meta, Map.of(VOLCANO_TASK_SPEC, replica.lower()));
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package dev.jobc.replica;
+
+import dev.jobc.conventions.Naming;
+import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.SidecarContainer;
+import dev.jobc.options.OptionTable;
+import io.fabric8.kubernetes.api.model.Container;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code jobc-sidecar replicas} native sidecar beside each replica that decides the job. It
+ * does what the kind's {@code UpdateJobStatus} and {@code DeletePodsAndServices} did: decides
+ * success (the deciding replicas' main containers exit 0: all of them, or with {@code --success
+ * any} the first) or failure (a replica fails for good under its restart policy), records it as an
+ * Event, and then ends the replicas still running without deleting them: it suspends their Jobs, or
+ * lowers their Pods' {@code activeDeadlineSeconds}.
+ */
+final class ReplicaSidecar {
+  static final String COMMAND = "replicas";
+
+  private ReplicaSidecar() {}
+
+  static Container container(ReplicaPlan plan, ReplicaPod self) {
+    Framework fw = plan.framework();
+    List<String> args = new ArrayList<>();
+    args.add(COMMAND);
+    add(args, "--kind", fw.kind());
+    add(args, "--operator", fw.operator());
+    add(args, "--job", plan.name());
+    add(args, "--self", self.name());
+    add(args, "--main-container", fw.container());
+    for (ReplicaJob.Replica r : plan.job().each()) {
+      add(args, "--restart-policy", r.lower() + "=" + r.spec().restartPolicy());
+    }
+    if (plan.job().runPolicy().backoffLimit() != null) {
+      add(args, "--backoff-limit", plan.job().runPolicy().backoffLimit().toString());
+    }
+    add(args, "--decides", self.lower());
+    add(args, "--success", plan.anyDecides() ? "any" : "all");
+    add(args, "--clean-pod-policy", plan.job().runPolicy().cleanPodPolicy());
+    add(args, "--carrier", plan.pods() ? "pod" : "job");
+    for (ReplicaPod r : plan.replicas()) {
+      if (!r.equals(self)) {
+        add(args, "--replica", r.lower() + ":" + r.name());
+      }
+    }
+    Container c =
+        SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
+    c.setRestartPolicy("Always");
+    c.setVolumeMounts(
+        new ArrayList<>(
+            List.of(PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT))));
+    return c;
+  }
+
+  private static void add(List<String> args, String option, String value) {
+    args.add(option);
+    args.add(value);
+  }
+}

@@ -1,0 +1,397 @@
+package dev.jobc.replica;
+
+import static dev.jobc.diag.Finding.error;
+import static dev.jobc.diag.Finding.warning;
+import static dev.jobc.validate.FieldRules.nonNegative;
+import static dev.jobc.validate.FieldRules.oneOf;
+
+import dev.jobc.conventions.Naming;
+import dev.jobc.conventions.ReplicaLabels;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.GangScheduling;
+import dev.jobc.model.RunPolicy;
+import dev.jobc.model.SchedulingPolicy;
+import dev.jobc.options.Dns;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.WorkerKind;
+import dev.jobc.validate.JobNames;
+import dev.jobc.validate.PodTemplateRules;
+import dev.jobc.validate.ReservedNames;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The rules every kind of the family shares: those of training-operator v1.9.0's webhooks ({@code
+ * pkg/webhooks/<kind>/*_webhook.go}: the name, {@code ValidateRunPolicy}'s {@code managedBy}, and
+ * per replica containers and the kind's container, with their wording; the API server's pod rules,
+ * an image on every container among them, through {@link PodTemplateRules}), and those the webhooks
+ * forgot, whose breach upstream shows only at run time or never: names too long for the Services
+ * every replica gets, negative counts and durations, unknown restart and clean-pod policies, names
+ * jobc adds to a pod, and gang-scheduling settings that cannot work. A kind's validator adds its
+ * own.
+ */
+public final class ReplicaValidator {
+  public static final FieldPath RUN_POLICY = FieldPath.of("spec", "runPolicy");
+
+  /** {@code supportedJobControllers} of {@code pkg/common/util/webhooks.go}. */
+  public static final String TRAINING_OPERATOR = "kubeflow.org/training-operator";
+
+  public static final String MULTIKUEUE = "kueue.x-k8s.io/multikueue";
+  static final List<String> MANAGERS = List.of(TRAINING_OPERATOR, MULTIKUEUE);
+
+  public static final List<String> RESTART_POLICIES =
+      List.of("Always", "OnFailure", "Never", "ExitCode");
+  static final List<String> CLEAN_POD_POLICIES = List.of("All", "Running", "None");
+
+  /**
+   * Most replicas jobc renders for one job: each is a pod, a Service and a Job of its own, and
+   * their number is checked before any of them is built, so a typo cannot make a render run out of
+   * memory.
+   */
+  public static final int MAX_REPLICAS = 10_000;
+
+  private ReplicaValidator() {}
+
+  /**
+   * The shared rules.
+   *
+   * @param reservedInitContainers init container names the kind adds besides jobc's sidecar
+   */
+  public static List<Finding> validate(ReplicaJob job, Set<String> reservedInitContainers) {
+    List<Finding> out = new ArrayList<>(job.findings());
+    validateName(job, out);
+    JobNames.namespace(job.namespace(), out);
+    validateRunPolicy(job.runPolicy(), out);
+    if (job.replicas() == null) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              job.framework().replicaSpecsPath(),
+              "Required value: must be required"));
+      return out;
+    }
+    Set<String> initContainers = new HashSet<>(reservedInitContainers);
+    initContainers.add(Naming.SIDECAR);
+    ReservedNames reserved =
+        new ReservedNames(Set.of(Naming.SIDECAR_TMP_VOLUME), Set.copyOf(initContainers), Set.of());
+    for (ReplicaJob.Replica replica : job.each()) {
+      validateReplica(job.framework(), replica, reserved, out);
+    }
+    validateTotal(job, out);
+    validateGang(job, out);
+    return out;
+  }
+
+  /** {@code spec.<replicaSpecs>[<key>]} of {@code replica}. */
+  public static FieldPath at(ReplicaJob job, ReplicaJob.Replica replica) {
+    return job.framework().replicaSpecsPath().key(replica.key());
+  }
+
+  private static void validateTotal(ReplicaJob job, List<Finding> out) {
+    long total = 0;
+    ReplicaJob.Replica largest = null;
+    for (ReplicaJob.Replica r : job.each()) {
+      total += Math.max(r.count(), 0);
+      if (largest == null || r.count() > largest.count()) {
+        largest = r;
+      }
+    }
+    if (total > MAX_REPLICAS) {
+      out.add(
+          error(
+              Code.INVALID,
+              at(job, largest).child("replicas"),
+              "Invalid value: "
+                  + largest.count()
+                  + ": the job would have "
+                  + total
+                  + " replicas in all, more than the "
+                  + MAX_REPLICAS
+                  + " jobc renders for one job (each is a pod, a Service and a Job of its own)"));
+    }
+  }
+
+  private static void validateName(ReplicaJob job, List<Finding> out) {
+    String name = job.name();
+    if (!JobNames.named(
+        name, job.metadata().getGenerateName(), "every replica's name and address", out)) {
+      return;
+    }
+    List<String> problems = Dns.dns1035Label(name);
+    if (!problems.isEmpty()) {
+      // The webhooks' wording: NameIsDNS1035Label's messages joined by ",".
+      out.add(JobNames.invalidName(name, "should match: " + String.join(",", problems)));
+      return;
+    }
+    // Every replica's Service <job>-<type>-<i> must be a DNS-1035 label; upstream does not check,
+    // and its Services then fail to be created.
+    String longest = null;
+    for (ReplicaJob.Replica r : job.each()) {
+      String replica = ReplicaLabels.replica(name, r.lower(), Math.max(r.count(), 1) - 1);
+      if (longest == null || replica.length() > longest.length()) {
+        longest = replica;
+      }
+    }
+    if (longest != null && longest.length() > Dns.LABEL_MAX) {
+      out.add(
+          JobNames.invalidName(
+              name,
+              "the Service "
+                  + Quoting.quote(longest)
+                  + " would have "
+                  + longest.length()
+                  + " characters, more than the "
+                  + Dns.LABEL_MAX
+                  + " of a DNS label; shorten the name to at most "
+                  + (Dns.LABEL_MAX - (longest.length() - name.length()))
+                  + " characters"));
+    }
+  }
+
+  private static void validateRunPolicy(RunPolicy run, List<Finding> out) {
+    oneOf(RUN_POLICY.child("managedBy"), run.managedBy(), MANAGERS, out);
+    oneOf(RUN_POLICY.child("cleanPodPolicy"), run.cleanPodPolicy(), CLEAN_POD_POLICIES, out);
+    nonNegative(RUN_POLICY.child("backoffLimit"), run.backoffLimit(), out);
+    nonNegative(RUN_POLICY.child("ttlSecondsAfterFinished"), run.ttlSecondsAfterFinished(), out);
+    if (run.activeDeadlineSeconds() != null && run.activeDeadlineSeconds() <= 0) {
+      out.add(
+          error(
+              Code.INVALID,
+              RUN_POLICY.child("activeDeadlineSeconds"),
+              "Invalid value: " + run.activeDeadlineSeconds() + ": must be greater than 0"));
+    }
+    SchedulingPolicy policy = run.schedulingPolicy();
+    if (policy != null) {
+      FieldPath p = RUN_POLICY.child("schedulingPolicy");
+      nonNegative(p.child("minAvailable"), policy.minAvailable(), out);
+      nonNegative(p.child("scheduleTimeoutSeconds"), policy.scheduleTimeoutSeconds(), out);
+    }
+  }
+
+  private static void validateReplica(
+      Framework fw, ReplicaJob.Replica replica, ReservedNames reserved, List<Finding> out) {
+    FieldPath at = fw.replicaSpecsPath().key(replica.key());
+    nonNegative(at.child("replicas"), replica.spec().replicas(), out);
+    oneOf(at.child("restartPolicy"), replica.spec().restartPolicy(), RESTART_POLICIES, out);
+    FieldPath podSpec = at.child("template").child("spec");
+    FieldPath containersPath = podSpec.child("containers");
+    String needsContainer =
+        "Required value: must have at least one container with name "
+            // PaddleJob's webhook alone quotes the name (%q).
+            + (fw.kind().equals("PaddleJob") ? Quoting.quote(fw.container()) : fw.container());
+    PodSpec pod = replica.spec().template() == null ? null : replica.spec().template().getSpec();
+    List<Container> containers = pod == null ? null : pod.getContainers();
+    if (containers == null || containers.isEmpty()) {
+      out.add(error(Code.REQUIRED, containersPath, "Required value: must be specified"));
+      out.add(error(Code.REQUIRED, containersPath, needsContainer));
+      return;
+    }
+    boolean named = false;
+    for (int i = 0; i < containers.size(); i++) {
+      Container c = containers.get(i);
+      if (c == null) {
+        // no golden case: the schema check refuses a null container before binding
+        out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
+        continue;
+      }
+      named |= fw.container().equals(c.getName());
+    }
+    if (!named) {
+      out.add(error(Code.REQUIRED, containersPath, needsContainer));
+    }
+    validateServicePorts(fw, containers, containersPath, out);
+    if (containers.get(0) != null) {
+      reserved.check(pod, podSpec, out);
+    }
+    // What the API server checks in a pod (an image on every container among them).
+    PodTemplateRules.check(
+        replica.spec().template(), at.child("template"), reserved.volumes(), out);
+    String restart = pod.getRestartPolicy();
+    if (restart != null && !restart.isEmpty()) {
+      // training-operator's warning event SetPodTemplateRestartPolicy, at render time.
+      out.add(
+          warning(
+              podSpec.child("restartPolicy"),
+              "Restart policy in pod template will be overwritten by restart policy in replica"
+                  + " spec ("
+                  + replica.spec().restartPolicy()
+                  + ")"));
+    }
+  }
+
+  /**
+   * Each replica's Service takes every port of the kind's first container of that name ({@code
+   * GetPortsFromJob}), the default port included; the API server rejects a Service with more than
+   * one port unless each has a name, and upstream's job then waits for ever for its Services.
+   */
+  private static void validateServicePorts(
+      Framework fw, List<Container> containers, FieldPath containersPath, List<Finding> out) {
+    for (int i = 0; i < containers.size(); i++) {
+      Container c = containers.get(i);
+      if (c == null || !fw.container().equals(c.getName())) {
+        continue;
+      }
+      List<ContainerPort> ports = c.getPorts();
+      if (ports != null && ports.size() > 1) {
+        for (int p = 0; p < ports.size(); p++) {
+          ContainerPort port = ports.get(p);
+          if (port != null && (port.getName() == null || port.getName().isEmpty())) {
+            out.add(
+                error(
+                    Code.REQUIRED,
+                    containersPath.index(i).child("ports").index(p).child("name"),
+                    "Required value: the replica's Service gets every port of the "
+                        + fw.container()
+                        + " container, "
+                        + fw.portName()
+                        + " included, and the API server rejects a Service with more than one"
+                        + " port unless each has a name"));
+          }
+        }
+      }
+      return;
+    }
+  }
+
+  private static void validateGang(ReplicaJob job, List<Finding> out) {
+    String scheduler = job.options().get(OptionTable.GANG_SCHEDULER);
+    SchedulingPolicy policy = job.runPolicy().schedulingPolicy();
+    if (scheduler == null) {
+      if (policy != null) {
+        out.add(
+            warning(
+                RUN_POLICY.child("schedulingPolicy"),
+                "ignored: no gang scheduler is set; pass --gang-scheduler volcano,"
+                    + " scheduler-plugins or a scheduler name, or annotate the job with "
+                    + GangScheduling.SCHEDULER_ANNOTATION));
+      }
+      return;
+    }
+    int pods = job.totalReplicas();
+    if (policy != null && policy.minAvailable() != null && policy.minAvailable() > pods) {
+      out.add(
+          warning(
+              RUN_POLICY.child("schedulingPolicy").child("minAvailable"),
+              policy.minAvailable()
+                  + " is more than the job's "
+                  + pods
+                  + " pods: the gang can never be complete and every pod stays Pending"));
+    }
+    String name = GangScheduling.schedulerName(scheduler);
+    for (ReplicaJob.Replica r : job.each()) {
+      var template = r.spec().template();
+      PodSpec pod = template == null ? null : template.getSpec();
+      String given = pod == null ? null : pod.getSchedulerName();
+      if (given != null && !given.isEmpty() && !given.equals(name)) {
+        // training-operator keeps it, with the warning event below.
+        out.add(
+            warning(
+                at(job, r).child("template").child("spec").child("schedulerName"),
+                "Another scheduler is specified when gang-scheduling is enabled and it will not"
+                    + " be overwritten: "
+                    + Quoting.quote(given)
+                    + " is kept, so these pods are not gang-scheduled by "
+                    + Quoting.quote(name)));
+      }
+    }
+  }
+
+  /** Kubernetes' default {@code backoffLimit} of a Job. */
+  static final int DEFAULT_JOB_BACKOFF_LIMIT = 6;
+
+  /**
+   * What a Job per replica (the default carrier) changes: an unset {@code backoffLimit} is
+   * unlimited in training-operator ({@code PastBackoffLimit} returns false) but Kubernetes' default
+   * of 6 for each Job; {@code ttlSecondsAfterFinished} deletes each Job once it has finished, which
+   * a GitOps tool re-creates (and the replica runs again), and which takes away the finished
+   * replicas from the last of several that must all succeed.
+   *
+   * @param allMustSucceed how many replicas must all succeed for the job to (the deciding ones when
+   *     each counts, else 1)
+   */
+  public static void validateJobCarrier(ReplicaJob job, int allMustSucceed, List<Finding> out) {
+    if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
+        || job.metadata().getLabels() != null
+            && job.metadata().getLabels().containsKey(ReplicaKueue.QUEUE_NAME)) {
+      return;
+    }
+    RunPolicy run = job.runPolicy();
+    if (run.backoffLimit() == null) {
+      for (ReplicaJob.Replica replica : job.each()) {
+        String policy = replica.spec().restartPolicy();
+        if (!"Never".equals(policy) && RESTART_POLICIES.contains(policy)) {
+          out.add(
+              warning(
+                  at(job, replica).child("restartPolicy"),
+                  "runPolicy.backoffLimit is not set: training-operator then retries without"
+                      + " limit, but this replica's Job fails after Kubernetes' default of "
+                      + DEFAULT_JOB_BACKOFF_LIMIT
+                      + " failed attempts; set runPolicy.backoffLimit to choose"));
+        }
+      }
+    }
+    Integer ttl = run.ttlSecondsAfterFinished();
+    if (ttl == null || ttl < 0) {
+      return;
+    }
+    FieldPath ttlPath = RUN_POLICY.child("ttlSecondsAfterFinished");
+    if (allMustSucceed > 1) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              ttlPath,
+              "Forbidden: the job succeeds once all of its "
+                  + allMustSucceed
+                  + " deciding replicas have, which the last to finish reads from the others'"
+                  + " Jobs, and this deletes each Job "
+                  + ttl
+                  + "s after it finishes: replicas finishing further apart would leave the job"
+                  + " undecided; drop ttlSecondsAfterFinished"));
+      return;
+    }
+    out.add(
+        warning(
+            ttlPath,
+            "every replica's Job is deleted "
+                + ttl
+                + "s after it finishes; a GitOps tool that re-applies or self-heals (Argo CD,"
+                + " Flux) re-creates it from Git and that replica runs again: drop"
+                + " ttlSecondsAfterFinished, or delete the job from Git instead"));
+  }
+
+  /**
+   * The replica of {@code type} must have at least one pod, or the job would complete at once (or
+   * never): what {@code UpdateJobStatus} needs to decide it.
+   *
+   * @param why the end of the message: what the type's pods decide
+   */
+  public static void needsPods(ReplicaJob job, String type, String why, List<Finding> out) {
+    ReplicaJob.Replica replica = job.replica(type);
+    if (replica != null && replica.count() >= 1) {
+      return;
+    }
+    if (replica != null && replica.count() < 0) {
+      return; // already reported as negative
+    }
+    out.add(
+        error(
+            Code.REQUIRED,
+            replica == null
+                ? job.framework().replicaSpecsPath()
+                : at(job, replica).child("replicas"),
+            "Required value: a "
+                + job.framework().kind()
+                + " needs at least one "
+                + type
+                + " pod: "
+                + why));
+  }
+}

@@ -1,0 +1,62 @@
+package dev.jobc.replica;
+
+import dev.jobc.conventions.MpiLabels;
+import dev.jobc.k8s.Metadata;
+import dev.jobc.k8s.Rbac;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
+import io.fabric8.kubernetes.api.model.rbac.Role;
+import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
+import io.fabric8.kubernetes.api.model.rbac.RoleRef;
+import io.fabric8.kubernetes.api.model.rbac.Subject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Role and RoleBinding {@code <job>-sidecar} for the deciding replicas' sidecars, bound to the
+ * account those pods run as (the user's, or the ServiceAccount {@code <job>-sidecar} jobc creates):
+ * read pods, record Events, and stop (delete) exactly this job's other replica Jobs or Pods, by
+ * name. Never an empty {@code resourceNames}: that would grant it on every object.
+ */
+public final class SidecarRbacGenerator {
+
+  public List<HasMetadata> generate(ReplicaPlan plan) {
+    String name = plan.name() + ReplicaPlanner.SIDECAR_ACCOUNT_SUFFIX;
+    Map<String, String> labels = MpiLabels.objectLabels(plan.name());
+    Map<String, String> annotations = Metadata.objectAnnotations(plan.options());
+    // What a deciding replica's sidecar may end: the other replicas, and itself after a failure.
+    List<String> replicas = new ArrayList<>();
+    for (ReplicaPod r : plan.replicas()) {
+      replicas.add(r.name());
+    }
+    replicas.sort(null);
+    List<PolicyRule> rules = new ArrayList<>();
+    rules.add(Rbac.rule("", "pods", null, "get", "list", "watch"));
+    rules.add(
+        plan.pods()
+            ? Rbac.rule("", "pods", replicas, "patch")
+            : Rbac.rule("batch", "jobs", replicas, "patch"));
+    rules.add(Rbac.rule("", "events", null, "create"));
+
+    List<HasMetadata> out = new ArrayList<>(3);
+    if (plan.createAccount()) {
+      ServiceAccount account = new ServiceAccount();
+      account.setMetadata(
+          Metadata.of(plan.serviceAccount(), plan.namespace(), labels, annotations));
+      out.add(account);
+    }
+    Role role = new Role();
+    role.setMetadata(Metadata.of(name, plan.namespace(), labels, annotations));
+    role.setRules(rules);
+    out.add(role);
+    RoleBinding binding = new RoleBinding();
+    binding.setMetadata(Metadata.of(name, plan.namespace(), labels, annotations));
+    binding.setSubjects(
+        List.of(new Subject(null, "ServiceAccount", plan.serviceAccount(), plan.namespace())));
+    binding.setRoleRef(new RoleRef("rbac.authorization.k8s.io", "Role", name));
+    out.add(binding);
+    return out;
+  }
+}

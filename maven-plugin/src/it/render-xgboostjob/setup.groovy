@@ -1,0 +1,1 @@
+evaluate(new File(basedir, '../../../src/it/golden.groovy')).setup(basedir, goldenDir, 'xgboostjob-master-only')

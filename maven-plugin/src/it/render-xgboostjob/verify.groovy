@@ -1,0 +1,1 @@
+evaluate(new File(basedir, '../../../src/it/golden.groovy')).verifyRender(basedir, goldenDir, 'xgboostjob-master-only')

@@ -1,0 +1,247 @@
+package dev.jobc.sidecar;
+
+import dev.jobc.conventions.ReplicaLabels;
+import io.fabric8.kubernetes.api.model.ObjectReference;
+import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+/**
+ * The {@code replicas} sidecar beside each replica that decides a job of training-operator's family
+ * (PyTorchJob, XGBoostJob, JAXJob, PaddleJob). From one {@link PodWatch} on the job's pods it does
+ * what the kind's {@code UpdateJobStatus} and {@code DeletePodsAndServices} did: {@link
+ * ReplicaOutcome} decides success or failure; the sidecar records the operator's Event ({@code
+ * <Kind>Succeeded}, {@code <Kind>Failed}) on this replica's Job (or Pod) and then ends the replicas
+ * still running, through {@link ReplicaStops}, without deleting any of them. Finished replicas are
+ * kept whatever {@code cleanPodPolicy} says: they hold nothing, and Git holds their objects.
+ */
+final class ReplicasSidecar {
+  /** Everything {@code replicas} is told on its command line. */
+  record Settings(
+      String namespace,
+      String pod,
+      String kind,
+      String operator,
+      String cleanPodPolicy,
+      ReplicaOutcome.Rules rules) {}
+
+  static final String STOPPED = "ReplicasStopped";
+  static final String STOP_FAILED = "StopFailed";
+
+  /** Attempts and first back-off for one stop; the API may be briefly unavailable. */
+  static final int ATTEMPTS = 4;
+
+  static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
+
+  private final KubernetesClient client;
+  private final Settings s;
+  private final ReplicaOutcome outcome;
+  private final ReplicaStops stops;
+  private final Termination termination;
+  private volatile ObjectReference carrier;
+  private boolean finished;
+
+  ReplicasSidecar(KubernetesClient client, Settings settings, Termination termination) {
+    this.client = client;
+    this.s = settings;
+    this.outcome = new ReplicaOutcome(settings.rules());
+    this.stops = new ReplicaStops(client, settings.namespace(), settings.rules().podCarrier());
+    this.termination = termination;
+  }
+
+  /** Runs until a stop is requested (SIGTERM); returns the exit code. */
+  int run() throws InterruptedException {
+    PodWatch watch = new PodWatch(client, s.namespace(), selector(), this::onPods);
+    try {
+      termination.awaitStop();
+      finish();
+    } finally {
+      watch.close();
+    }
+    return 0;
+  }
+
+  private Map<String, String> selector() {
+    return ReplicaLabels.jobSelector(s.operator(), s.rules().job());
+  }
+
+  /** Reacts to the job's pods as they are now. */
+  synchronized void onPods(Map<String, Pod> pods) {
+    if (finished) {
+      return;
+    }
+    Pod me = pods.get(s.pod());
+    if (me != null) {
+      carrier(me);
+    }
+    ReplicaOutcome.Decision decision = outcome.decide(pods, me);
+    if (decision != null) {
+      conclude(pods, decision);
+    }
+  }
+
+  /** On SIGTERM: read the pods once more, in case the watch has not delivered this end yet. */
+  synchronized void finish() {
+    if (finished) {
+      return;
+    }
+    try {
+      Map<String, Pod> pods = new LinkedHashMap<>();
+      for (Pod p :
+          client.pods().inNamespace(s.namespace()).withLabels(selector()).list().getItems()) {
+        pods.put(p.getMetadata().getName(), p);
+      }
+      onPods(pods);
+    } catch (RuntimeException e) {
+      Log.info("could not read the job's pods at exit: " + PodWatch.describe(e));
+    }
+  }
+
+  private void conclude(Map<String, Pod> pods, ReplicaOutcome.Decision decision) {
+    finished = true;
+    String job = s.rules().job();
+    if (decision.succeeded()) {
+      // The master's controllers name the job alone, the workers' its namespace too.
+      record(
+          "Normal",
+          s.kind() + "Succeeded",
+          "master".equals(s.rules().deciding())
+              ? s.kind() + " " + job + " is successfully completed."
+              : s.kind() + " " + s.namespace() + "/" + job + " successfully completed.");
+    } else {
+      record(
+          "Normal",
+          s.kind() + "Failed",
+          s.kind()
+              + " "
+              + job
+              + " is failed because "
+              + decision.failedReplicas()
+              + " "
+              + display(decision.failedType())
+              + " replica(s) failed.");
+    }
+    stopTheRest(outcome.byReplica(pods), decision.succeeded());
+  }
+
+  /** The type as the spec spells it: {@code Master}, {@code Worker}. */
+  static String display(String type) {
+    return type.isEmpty()
+        ? type
+        : type.substring(0, 1).toUpperCase(Locale.ROOT) + type.substring(1);
+  }
+
+  /**
+   * Ends every other replica still running, and after a failure this one too (under {@code
+   * OnFailure} its container would otherwise be restarted); one Event says what was stopped and
+   * kept.
+   */
+  private void stopTheRest(Map<String, List<Pod>> byReplica, boolean succeeded) {
+    List<String> stopped = new ArrayList<>();
+    List<String> kept = new ArrayList<>();
+    List<String> failed = new ArrayList<>();
+    List<String> replicas = new ArrayList<>(new TreeSet<>(s.rules().others().keySet()));
+    if (!succeeded) {
+      replicas.add(s.rules().self());
+    }
+    for (String replica : replicas) {
+      List<Pod> pods = byReplica.getOrDefault(replica, List.of());
+      boolean running = pods.isEmpty() || pods.stream().anyMatch(ReplicasSidecar::active);
+      if (!running) {
+        kept.add(replica);
+      } else if (stop(replica)) {
+        stopped.add(replica);
+      } else {
+        failed.add(replica);
+      }
+    }
+    String message =
+        "cleanPodPolicy "
+            + s.cleanPodPolicy()
+            + ": stopped "
+            + (stopped.isEmpty() ? "none" : String.join(", ", stopped))
+            + (kept.isEmpty() ? "" : "; kept the finished " + String.join(", ", kept))
+            + (failed.isEmpty() ? "" : "; could not stop " + String.join(", ", failed));
+    record(
+        failed.isEmpty() ? "Normal" : "Warning", failed.isEmpty() ? STOPPED : STOP_FAILED, message);
+  }
+
+  private static boolean active(Pod p) {
+    String phase = Pods.phase(p);
+    return !"Succeeded".equals(phase) && !"Failed".equals(phase);
+  }
+
+  private boolean stop(String replica) {
+    Duration backoff = FIRST_BACKOFF;
+    for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      try {
+        stops.stop(replica);
+        return true;
+      } catch (RuntimeException e) {
+        Log.info("stopping " + replica + ", attempt " + attempt + ": " + PodWatch.describe(e));
+        try {
+          if (attempt < ATTEMPTS && !termination.awaitStop(backoff)) {
+            backoff = backoff.multipliedBy(2);
+          }
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** This replica's carrier, for the Events: its Job (from the owner reference) or this Pod. */
+  private void carrier(Pod me) {
+    if (carrier != null) {
+      return;
+    }
+    if (!s.rules().podCarrier() && me.getMetadata().getOwnerReferences() != null) {
+      for (OwnerReference r : me.getMetadata().getOwnerReferences()) {
+        if ("Job".equals(r.getKind())) {
+          carrier = reference("batch/v1", "Job", r.getName(), r.getUid());
+          return;
+        }
+      }
+    }
+    if (s.rules().podCarrier()) {
+      carrier = reference("v1", "Pod", me.getMetadata().getName(), me.getMetadata().getUid());
+    }
+  }
+
+  private ObjectReference reference(String apiVersion, String kind, String name, String uid) {
+    return new ObjectReferenceBuilder()
+        .withApiVersion(apiVersion)
+        .withKind(kind)
+        .withName(name)
+        .withNamespace(s.namespace())
+        .withUid(uid)
+        .build();
+  }
+
+  /** One Event on this replica's carrier; an Event that cannot be created is only logged. */
+  private void record(String type, String reason, String message) {
+    Log.info(reason + ": " + message);
+    ObjectReference target =
+        carrier != null
+            ? carrier
+            : s.rules().podCarrier()
+                ? reference("v1", "Pod", s.pod(), null)
+                : reference("batch/v1", "Job", s.rules().self(), null);
+    JobEvents.create(client, s.namespace(), s.pod(), target, type, reason, message);
+  }
+
+  /** Whether the outcome has been decided (tests). */
+  synchronized boolean finished() {
+    return finished;
+  }
+}
