@@ -8,8 +8,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
-  * {@code jobc-sidecar wait|run|release|tfjob|scale-workers|replicas [options]}. Exit codes: 0 ok, 1 failure
- * (timeout, failed pod, API error after retries), 2 usage.
+ * {@code jobc-sidecar wait|run|release|tfjob|scale-workers|replicas [options]}. Exit codes: 0 ok, 1
+ * failure (timeout, failed pod, API error after retries), 2 usage.
  */
 @Command(
     name = "jobc-sidecar",
@@ -46,8 +46,7 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(),
-        "give a command: wait, run, release, tfjob, scale-workers or replicas");
+        spec.commandLine(), "give a command: wait, run, release, tfjob, scale-workers or replicas");
   }
 
   /** Gives subcommands the process' termination. */
