@@ -212,8 +212,15 @@ public final class ManifestCompiler {
     // Clashes per (later document, earlier document), reported once per pair.
     Map<Document, Map<Document, List<String>>> clashes = new LinkedHashMap<>();
     for (Rendered r : rendered) {
+      Position at = r.origin().positions().at(NAME);
       OutputObject o =
-          new OutputObject(r.apiVersion(), r.kind(), r.namespace(), r.name(), r.yaml());
+          new OutputObject(
+              r.apiVersion(),
+              r.kind(),
+              r.namespace(),
+              r.name(),
+              r.yaml(),
+              new OutputObject.Origin(r.origin().source().name(), at.line(), at.column()));
       String identity =
           group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
       Document first = seen.putIfAbsent(identity, r.origin());

@@ -40,9 +40,21 @@ public final class InputFiles {
 
   private static final int CHUNK = 64 * 1024;
 
+  /** What a name's bytes that are not UTF-8 decode to. */
+  private static final char NOT_UTF8 = '\uFFFD';
+
+  /** Why a name's bytes did not decode: they are not UTF-8, or this JVM does not read UTF-8. */
+  private static final String NOT_UTF8_NAME =
+      "UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding", "UTF-8"))
+          ? "the file name is not valid UTF-8 (shown here with U+FFFD for its bad bytes); rename it"
+          : "the file name cannot be read in this system's file name encoding ("
+              + System.getProperty("sun.jnu.encoding")
+              + "); run jobc in a UTF-8 locale (LC_ALL=C.UTF-8)";
+
   private final InputLimits limits;
   private final List<Source> sources = new ArrayList<>();
   private final List<File> files = new ArrayList<>();
+  private final List<File> directories = new ArrayList<>();
   private final List<Diagnostic> diagnostics = new ArrayList<>();
   private long totalChars;
   private boolean totalExceeded;
@@ -85,13 +97,28 @@ public final class InputFiles {
   }
 
   /**
-   * One file that was read: its name as shown and its path resolved against the working directory.
+   * One file that was read, or a directory that was read through: its name as shown and its path
+   * resolved against the working directory.
    */
-  public record File(String name, Path path) {}
+  public record File(String name, Path path, boolean directory) {
+    public File(String name, Path path) {
+      this(name, path, false);
+    }
+  }
 
   /** Files read, so that writers can refuse to clobber them. */
   public List<File> files() {
     return List.copyOf(files);
+  }
+
+  /**
+   * Files read and the directories named on the command line: what an output directory must neither
+   * hold nor lie in.
+   */
+  public List<File> paths() {
+    List<File> all = new ArrayList<>(files);
+    all.addAll(directories);
+    return List.copyOf(all);
   }
 
   /** One error per input that could not be read. */
@@ -113,6 +140,11 @@ public final class InputFiles {
       // Follows links: a link to a directory is read as that directory.
       attributes = Files.readAttributes(path, BasicFileAttributes.class);
     } catch (NoSuchFileException e) {
+      if (name.indexOf(NOT_UTF8) >= 0) {
+        // The argument's bytes were not UTF-8, the encoding jobc reads names in.
+        diagnostics.add(error(name, NOT_UTF8_NAME));
+        return;
+      }
       // Some JDKs say "no such file" for a path through a regular file; opening it says which.
       readFile(name, path);
       return;
@@ -128,7 +160,9 @@ public final class InputFiles {
   }
 
   private void readDirectory(String name, Path directory) {
+    directories.add(new File(name, directory, true));
     List<String> found = new ArrayList<>();
+    int[] unreadable = {0};
     try {
       // Links are followed so that a linked job directory is read like any other; the walker
       // detects a link back to a directory it is already in and reports it to visitFileFailed.
@@ -150,7 +184,14 @@ public final class InputFiles {
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
               // attrs are the link target's; a dangling link has the link's own and is skipped.
               if (!isHidden(file) && isYaml(file) && attrs.isRegularFile()) {
-                found.add(relativeName(directory.relativize(file)));
+                String relative = relativeName(directory.relativize(file));
+                if (relative.indexOf(NOT_UTF8) >= 0) {
+                  // Its bytes decode to U+FFFD: no name made of characters reaches it again.
+                  diagnostics.add(error(join(name, relative), NOT_UTF8_NAME));
+                  unreadable[0]++;
+                } else {
+                  found.add(relative);
+                }
               }
               return FileVisitResult.CONTINUE;
             }
@@ -174,7 +215,7 @@ public final class InputFiles {
       diagnostics.add(error(name, IoErrors.reason(e)));
       return;
     }
-    if (found.isEmpty()) {
+    if (found.isEmpty() && unreadable[0] == 0) {
       diagnostics.add(
           new Diagnostic(
               Severity.WARNING, Code.NOTE, name, -1, -1, "", "no *.yaml or *.yml files found"));
