@@ -60,14 +60,14 @@ class CrashSafetyIT {
     List<String> steps =
         List.of(
             "locked",
-            "stage configmap-a.yaml",
-            "stage configmap-d.yaml",
-            "stage .jobc-files",
+            "stage:configmap-a.yaml",
+            "stage:configmap-d.yaml",
+            "stage:.jobc-files",
             "journal",
-            "move configmap-a.yaml",
-            "move configmap-d.yaml",
-            "move .jobc-files",
-            "delete configmap-b.yaml",
+            "move:configmap-a.yaml",
+            "move:configmap-d.yaml",
+            "move:.jobc-files",
+            "delete:configmap-b.yaml",
             "cleanup");
     // One run first: bin/jobc builds its class-data archive once, not in the middle of a kill.
     assertThat(run(List.of("render", "old", "-o", "out"), Map.of()).exitCode()).isZero();

@@ -357,7 +357,7 @@ public final class OutputDirectory {
         if (there && sameBytes(existing, bytes)) {
           continue;
         }
-        step("stage " + fileName);
+        step("stage:" + fileName);
         Path file = swap.resolve(Integer.toString(staged));
         writeDurably(file, bytes);
         journal.append(staged).append('\t').append(fileName).append('\n');
@@ -412,7 +412,7 @@ public final class OutputDirectory {
       }
       Path staged = swap.resolve(Integer.toString(s.staged()));
       if (Files.exists(staged, LinkOption.NOFOLLOW_LINKS)) {
-        step("move " + s.fileName());
+        step("move:" + s.fileName());
         Files.move(staged, dir.resolve(s.fileName()), StandardCopyOption.ATOMIC_MOVE);
       }
     }
@@ -420,7 +420,7 @@ public final class OutputDirectory {
       if (s.staged() < 0) {
         Path gone = dir.resolve(s.fileName());
         if (Files.isRegularFile(gone, LinkOption.NOFOLLOW_LINKS)) {
-          step("delete " + s.fileName());
+          step("delete:" + s.fileName());
           Files.delete(gone);
         }
       }

@@ -74,14 +74,14 @@ class OutputDirectorySwapTest {
     assertThat(steps)
         .containsExactly(
             "locked",
-            "stage configmap-a.yaml",
-            "stage configmap-d.yaml",
-            "stage .jobc-files",
+            "stage:configmap-a.yaml",
+            "stage:configmap-d.yaml",
+            "stage:.jobc-files",
             "journal",
-            "move configmap-a.yaml",
-            "move configmap-d.yaml",
-            "move .jobc-files",
-            "delete configmap-b.yaml",
+            "move:configmap-a.yaml",
+            "move:configmap-d.yaml",
+            "move:.jobc-files",
+            "delete:configmap-b.yaml",
             "cleanup");
     for (String at : steps) {
       OutputDirectory out = out();
@@ -116,7 +116,7 @@ class OutputDirectorySwapTest {
     out.replace(A, List.of());
     OutputDirectory.steps =
         step -> {
-          if (step.equals("move configmap-d.yaml")) {
+          if (step.equals("move:configmap-d.yaml")) {
             throw new Crash();
           }
         };
