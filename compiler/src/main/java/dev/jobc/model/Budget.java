@@ -5,15 +5,16 @@ package dev.jobc.model;
  * size that grows with the input is checked against one of these before the work that it would
  * cost, so that any input ends in a located error or a correct render within the ceiling.
  *
- * <p>The figures each limit assumes were measured with {@code bench/limits-bench.sh} (see
- * bench/README.md, "Limits"); {@code LimitsFuzzTest} holds a compile to its allocation allowance.
+ * <p>Each limit's worst input was measured with {@code bench/limits-bench.sh} (bench/README.md,
+ * "Limits"); the fuzz targets run with this heap and hold each execution to an allocation
+ * allowance (fuzz module, {@code MemoryCeiling}).
  */
 public final class Budget {
   private Budget() {}
 
   /**
    * The largest heap of a jobc process ({@code -Xmx512m}): {@code bin/jobc}, the container images'
-   * {@code jobc}, and so the Argo CD plugin and the KRM function. {@code LauncherHeapTest} holds
+   * {@code jobc}, and so the Argo CD plugin and the KRM function. {@code HeapCeilingIT} holds
    * every launcher to it.
    */
   public static final int HEAP_MIB = 512;
