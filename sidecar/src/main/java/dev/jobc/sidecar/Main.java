@@ -27,12 +27,23 @@ public final class Main implements Runnable {
     System.exit(code);
   }
 
-  /** Runs one command line; the exit code as documented above. */
+  /**
+   * Runs one command line; the exit code as documented above. The first log line comes at once,
+   * before any API request (a hanging API would otherwise leave the log empty); an error the
+   * command does not handle (an API server that refuses a namespace, a directory that cannot be
+   * written) is one line and exit code 1, never a stack trace.
+   */
   static int execute(Termination termination, String... args) {
+    Log.info("starting: " + String.join(" ", args));
     CommandLine cli =
         new CommandLine(new Main(), new Factory(termination))
             .setErr(new PrintWriter(System.err, true))
             .setOut(new PrintWriter(System.out, true));
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          Log.info("error: " + PodWatch.describe(e));
+          return 1;
+        });
     return cli.execute(args);
   }
 
