@@ -280,6 +280,8 @@ public final class ManifestCompiler {
       }
       results.subList(i, results.size()).clear();
       for (int j = i; j < sources.size(); j++) {
+        // no golden case: a case is one input file, and one source stops at its own limit
+        // (Budget.SOURCE_NODES), half the run's; BudgetTest holds this with smaller limits.
         LoadResult again = loader.load(sources.get(j), new NodeBudget(runNodes, left));
         results.add(again);
         if (again.outOfBudget()) {

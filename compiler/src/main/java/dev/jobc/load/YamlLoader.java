@@ -379,6 +379,9 @@ public final class YamlLoader {
     void count(long n, Position at, FieldPath path) {
       nodes += n;
       if (nodes > limits.maxNodes()) {
+        // no golden case: it takes about 1 MB of input (alias copies stop at maxAliasNodes), a
+        // seed that would raise libFuzzer's max_len for every fuzz target (GoldenSeeds);
+        // BudgetTest.aSourcePastItsOwnNodeLimitStopsThere holds it with smaller limits.
         stop(
             at,
             path,
@@ -388,6 +391,8 @@ public final class YamlLoader {
       }
       if (!budget.take(n)) {
         outOfBudget = true;
+        // no golden case: a case is one input file, and one source stops at maxNodes above
+        // (Budget.SOURCE_NODES), half the run's budget; BudgetTest holds this with smaller limits.
         stop(
             at,
             path,
