@@ -29,6 +29,22 @@ class MainTest {
     assertThat(Main.execute(t, "--help")).isZero();
   }
 
+  /** --version prints the version alone: the image check (SidecarImageIT) reads exactly that. */
+  @Test
+  void versionPrintsNoStartLine() {
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = System.err;
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    int code;
+    try {
+      code = Main.execute(new Termination(), "--version");
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(code).isZero();
+    assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).isEmpty();
+  }
+
   /**
    * The first line comes at once, before the command is even read, so a sidecar stuck on a hanging
    * API server is never silent; an error the command does not handle (a namespace the API server
