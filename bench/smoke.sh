@@ -32,6 +32,7 @@ step "cli-bench.sh --smoke -1" bench/cli-bench.sh --smoke -1
 step "cli-bench.sh --smoke" bench/cli-bench.sh --smoke
 step "scale-bench.sh --smoke" bench/scale-bench.sh --smoke
 step "kubexec-bench.sh --smoke" bench/kubexec-bench.sh --smoke
+step "limits-bench.sh --smoke" bench/limits-bench.sh --smoke
 # After a build: the sidecar jar exists, --no-build only writes the test classpath it runs with.
 step "sidecar-bench.sh --smoke" bench/sidecar-bench.sh --smoke --no-build
 

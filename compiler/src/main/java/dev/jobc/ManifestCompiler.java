@@ -11,12 +11,16 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Position;
 import dev.jobc.diag.Quoting;
 import dev.jobc.jax.JaxJobKind;
+import dev.jobc.k8s.ApiLimits;
+import dev.jobc.k8s.OutputSize;
 import dev.jobc.kind.JobKind;
 import dev.jobc.kind.KindSpelling;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
+import dev.jobc.load.NodeBudget;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Budget;
 import dev.jobc.model.CompileResult;
 import dev.jobc.model.OutputObject;
 import dev.jobc.model.Source;
@@ -31,6 +35,7 @@ import dev.jobc.schema.SchemaValidator;
 import dev.jobc.tf.TfJobKind;
 import dev.jobc.validate.ObjectIdentity;
 import dev.jobc.xgboost.XGBoostJobKind;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
@@ -55,6 +60,8 @@ public final class ManifestCompiler {
   private static final FieldPath NAME = FieldPath.of("metadata", "name");
 
   private final YamlLoader loader;
+  private final long runNodes;
+  private final long runOutputChars;
   private final SchemaValidator schemas;
   private final YamlWriter writer;
 
@@ -62,11 +69,18 @@ public final class ManifestCompiler {
   private final List<JobKind<?, ?, ?>> kinds;
 
   public ManifestCompiler() {
-    this(YamlLimits.defaults());
+    this(YamlLimits.defaults(), Budget.RUN_NODES, Budget.RUN_OUTPUT_CHARS);
   }
 
-  public ManifestCompiler(YamlLimits limits) {
+  /**
+   * @param limits the loader's limits for each source
+   * @param runNodes the YAML nodes all sources of one {@link #compile} may make together
+   * @param runOutputChars the characters of YAML one {@link #compile} may render
+   */
+  public ManifestCompiler(YamlLimits limits, long runNodes, long runOutputChars) {
     this.loader = new YamlLoader(limits);
+    this.runNodes = runNodes;
+    this.runOutputChars = runOutputChars;
     this.schemas = SchemaValidator.load();
     this.writer = new YamlWriter();
     Templates templates = new Templates();
@@ -88,9 +102,9 @@ public final class ManifestCompiler {
   public CompileResult compile(List<Source> sources, CompileOptions options) {
     List<Diagnostic> diagnostics = new ArrayList<>();
 
-    // 1. Parse: YAML text → trees with positions.
+    // 1. Parse: YAML text → trees with positions, within the run's node budget.
     List<Document> documents = new ArrayList<>();
-    for (LoadResult loaded : each(sources, loader::load)) {
+    for (LoadResult loaded : loadAll(sources)) {
       documents.addAll(loaded.documents());
       diagnostics.addAll(loaded.diagnostics());
     }
@@ -139,16 +153,71 @@ public final class ManifestCompiler {
       return new CompileResult(List.of(), diagnostics);
     }
 
+    // 6. Refuse jobs that would render more than the run may, before building any of them.
+    Diagnostic tooMuch = plannedOutput(ready);
+    if (tooMuch != null) {
+      diagnostics.add(tooMuch);
+      sortDistinct(diagnostics);
+      return new CompileResult(List.of(), diagnostics);
+    }
+
     // 6-7, 9. Plan, generate and serialize, a job at a time: generated objects in canonical key
-    // order, others as written.
+    // order, others as written, one by one with what the output budget has left (block YAML can be
+    // far longer than its source: every line repeats its indentation).
     List<Rendered> rendered = new ArrayList<>();
+    long written = 0;
     for (List<Rendered> objects : each(ready, this::generate)) {
       rendered.addAll(objects);
+      for (Rendered r : objects) {
+        written += r.yaml().length();
+      }
     }
-    rendered.addAll(
-        each(
-            passThrough,
-            doc -> Rendered.of(doc.root(), false, doc, writer.write(doc.root(), false))));
+    for (Document doc : passThrough) {
+      // An object this long as YAML is far past what the API server stores as JSON: refused
+      // without writing the rest of it.
+      long objectCap = 4L * ApiLimits.OBJECT_BYTES;
+      long left = Math.max(0, runOutputChars - written);
+      String yaml;
+      try {
+        yaml = writer.write(doc.root(), false, Math.min(left, objectCap));
+      } catch (YamlWriter.TooLong e) {
+        JsonNode root = doc.root();
+        diagnostics.add(
+            locate(
+                doc,
+                Finding.error(
+                    Code.LIMIT,
+                    FieldPath.root(),
+                    e.limit() < left
+                        ? "the "
+                            + root.path("kind").asText()
+                            + " "
+                            + root.path("metadata").path("name").asText()
+                            + " is longer than "
+                            + ApiLimits.mib(objectCap)
+                            + " written out, far more than the "
+                            + ApiLimits.mib(ApiLimits.OBJECT_BYTES)
+                            + " the API server stores in one object"
+                        : "written out, the objects up to this one are longer than "
+                            + runOutputChars
+                            + " characters together, the limit for one run; render fewer files"
+                            + " at a time")));
+        sortDistinct(diagnostics);
+        return new CompileResult(List.of(), diagnostics);
+      }
+      written += yaml.length();
+      rendered.add(Rendered.of(doc.root(), false, doc, yaml));
+    }
+    for (Rendered r : rendered) {
+      if (r.tooLarge() != null) {
+        diagnostics.add(
+            locate(
+                r.origin(),
+                r.canonical()
+                    ? Finding.error(Code.LIMIT, NAME, r.tooLarge())
+                    : Finding.warning(FieldPath.root(), r.tooLarge())));
+      }
+    }
 
     // 8. Order, and refuse two objects with one identity (they would overwrite each other).
     List<OutputObject> objects = new ArrayList<>(rendered.size());
@@ -156,8 +225,15 @@ public final class ManifestCompiler {
     // Clashes per (later document, earlier document), reported once per pair.
     Map<Document, Map<Document, List<String>>> clashes = new LinkedHashMap<>();
     for (Rendered r : rendered) {
+      Position at = r.origin().positions().at(NAME);
       OutputObject o =
-          new OutputObject(r.apiVersion(), r.kind(), r.namespace(), r.name(), r.yaml());
+          new OutputObject(
+              r.apiVersion(),
+              r.kind(),
+              r.namespace(),
+              r.name(),
+              r.yaml(),
+              new OutputObject.Origin(r.origin().source().name(), at.line(), at.column()));
       String identity =
           group(o.apiVersion()) + "/" + o.kind() + "/" + o.namespace() + "/" + o.name();
       Document first = seen.putIfAbsent(identity, r.origin());
@@ -194,6 +270,40 @@ public final class ManifestCompiler {
     }
     objects.sort(Ordering.ORDER);
     return new CompileResult(objects, diagnostics);
+  }
+
+  /**
+   * Loads every source, taking their nodes from one budget for the run, with the result a run that
+   * loads them one by one in order would have: where the budget ran out, and which sources are not
+   * read after it, never depends on which thread got there first. Sources load on several threads
+   * sharing the budget; if it ran out, the sources from the first one it ran out on are loaded
+   * again one by one, each with exactly what those before it left, and none after the one that runs
+   * out. Sources loaded on several threads together never hold more than the budget's nodes.
+   */
+  private List<LoadResult> loadAll(List<Source> sources) {
+    NodeBudget shared = new NodeBudget(runNodes);
+    List<LoadResult> results = new ArrayList<>(each(sources, s -> loader.load(s, shared)));
+    long left = runNodes;
+    for (int i = 0; i < results.size(); i++) {
+      LoadResult r = results.get(i);
+      if (!r.outOfBudget() && r.nodes() <= left) {
+        left -= r.nodes();
+        continue;
+      }
+      results.subList(i, results.size()).clear();
+      for (int j = i; j < sources.size(); j++) {
+        // no golden case: a case is one input file, and one source stops at its own limit
+        // (Budget.SOURCE_NODES), half the run's; BudgetTest holds this with smaller limits.
+        LoadResult again = loader.load(sources.get(j), new NodeBudget(runNodes, left));
+        results.add(again);
+        if (again.outOfBudget()) {
+          break; // what comes after is not read, as with too many characters (InputFiles)
+        }
+        left -= again.nodes();
+      }
+      break;
+    }
+    return results;
   }
 
   /**
@@ -270,6 +380,41 @@ public final class ManifestCompiler {
   }
 
   /**
+   * The first job, in input order, at which the jobs' estimated output passes the run's budget,
+   * located at what makes it so large; null when all of them fit.
+   */
+  private Diagnostic plannedOutput(List<Accepted> ready) {
+    long planned = 0;
+    for (Accepted job : ready) {
+      OutputSize.Estimate e = job.kind().outputSize(job.model());
+      planned = OutputSize.plus(planned, e.chars());
+      if (planned > runOutputChars) {
+        String budget = "the " + ApiLimits.mib(runOutputChars) + " jobc renders in one run";
+        return locate(
+            job.doc(),
+            Finding.error(
+                Code.LIMIT,
+                e.cause(),
+                e.chars() > runOutputChars
+                    ? "this job would render about "
+                        + ApiLimits.mib(e.chars())
+                        + " ("
+                        + e.detail()
+                        + "), more than "
+                        + budget
+                    : "the jobs up to this one would render about "
+                        + ApiLimits.mib(planned)
+                        + " together (this one "
+                        + ApiLimits.mib(e.chars())
+                        + "), more than "
+                        + budget
+                        + "; render fewer jobs at a time"));
+      }
+    }
+    return null;
+  }
+
+  /**
    * Steps 6, 7 and 9 for one job: its objects as text, written straight from the objects where the
    * writer can ({@link YamlWriter#writeObject}), else from their trees.
    */
@@ -343,6 +488,10 @@ public final class ManifestCompiler {
   private record Accepted(JobKind<Object, Object, Object> kind, Object model, Document doc) {}
 
   /** One output object: its identity, whether Flux may substitute in it, its text. */
+  /**
+   * One output object: its identity, whether Flux may substitute in it, its text, and why the API
+   * server would refuse it for its size ({@code tooLarge}, null when it would not).
+   */
   private record Rendered(
       String apiVersion,
       String kind,
@@ -351,33 +500,70 @@ public final class ManifestCompiler {
       boolean fluxDisabled,
       boolean canonical,
       Document origin,
-      String yaml) {
+      String yaml,
+      String tooLarge) {
 
     static Rendered of(JsonNode tree, boolean canonical, Document origin, String yaml) {
       JsonNode meta = tree.path("metadata");
+      String kind = tree.path("kind").asText();
+      String name = meta.path("name").asText();
+      long configMap =
+          isConfigMap(tree.path("apiVersion").asText(), kind)
+              ? textBytes(tree.path("data")) + textBytes(tree.path("binaryData")) * 3 / 4
+              : 0;
       return new Rendered(
           tree.path("apiVersion").asText(),
-          tree.path("kind").asText(),
+          kind,
           meta.path("namespace").asText(""),
-          meta.path("name").asText(),
+          name,
           FluxSubstitution.disabled(tree),
           canonical,
           origin,
-          yaml);
+          yaml,
+          ApiLimits.problem(kind, name, yaml, textBytes(meta.path("annotations")), configMap));
     }
 
     /** A generated object written without a tree: the same fields, read from the object. */
     static Rendered of(HasMetadata object, Document origin, String yaml) {
       ObjectMeta meta = object.getMetadata();
+      String kind = Objects.toString(object.getKind(), "");
+      String name = meta == null ? "" : Objects.toString(meta.getName(), "");
+      long configMap =
+          object instanceof ConfigMap c
+              ? ApiLimits.bytes(c.getData()) + binaryBytes(c.getBinaryData())
+              : 0;
       return new Rendered(
           Objects.toString(object.getApiVersion(), ""),
-          Objects.toString(object.getKind(), ""),
+          kind,
           meta == null ? "" : Objects.toString(meta.getNamespace(), ""),
-          meta == null ? "" : Objects.toString(meta.getName(), ""),
+          name,
           meta != null && FluxSubstitution.disabled(meta.getAnnotations(), meta.getLabels()),
           true,
           origin,
-          yaml);
+          yaml,
+          ApiLimits.problem(
+              kind,
+              name,
+              yaml,
+              meta == null ? 0 : ApiLimits.bytes(meta.getAnnotations()),
+              configMap));
+    }
+
+    private static boolean isConfigMap(String apiVersion, String kind) {
+      return apiVersion.equals("v1") && kind.equals("ConfigMap");
+    }
+
+    /** Keys and text values of a mapping in UTF-8 bytes (base64 counts as text here). */
+    private static long textBytes(JsonNode map) {
+      long n = 0;
+      for (var e : map.properties()) {
+        n += ApiLimits.bytes(e.getKey()) + ApiLimits.bytes(e.getValue().asText());
+      }
+      return n;
+    }
+
+    private static long binaryBytes(Map<String, String> base64) {
+      return base64 == null ? 0 : ApiLimits.bytes(base64) * 3 / 4;
     }
   }
 

@@ -219,8 +219,17 @@ final class KrmCommand implements Callable<Integer> {
     }
     JsonNode values;
     String kind = config.path("kind").asText();
+    if (!config.isObject()) {
+      throw new IllegalArgumentException(
+          "expected a ConfigMap or a " + CONFIG_KIND + ", not " + what(config));
+    }
     if (kind.equals("ConfigMap")) {
       values = config.path("data");
+      if (!values.isMissingNode() && !values.isNull() && !values.isObject()) {
+        // A list or a string would have been read as no options at all.
+        throw new IllegalArgumentException(
+            "data: expected a map of option names to values, not " + what(values));
+      }
     } else if (kind.equals(CONFIG_KIND)) {
       values = config;
     } else {
@@ -239,6 +248,17 @@ final class KrmCommand implements Callable<Integer> {
       named.put(e.getKey(), e.getValue().asText());
     }
     return options.toDraft().setText(named).build();
+  }
+
+  /** "a list", "a string", ... for messages. */
+  private static String what(JsonNode node) {
+    return node.isArray()
+        ? "a list"
+        : node.isTextual()
+            ? "a string"
+            : node.isNumber()
+                ? "a number"
+                : node.isBoolean() ? "a boolean" : "a " + node.getNodeType();
   }
 
   /** Where an item came from: its file and index within it, as the orchestrator annotated it. */

@@ -187,7 +187,7 @@ final class RenderCommand implements Callable<Integer> {
       RenderedDirectory.Outcome outcome =
           check
               ? RenderedDirectory.check(objects, dir)
-              : RenderedDirectory.write(objects, dir, render.inputs().files());
+              : RenderedDirectory.write(objects, dir, render.inputs().paths());
       outcome.warnings().forEach(w -> err.print(w + "\n"));
       err.print(outcome.report());
       exitCode = outcome.ok() ? ExitCode.OK : ExitCode.SOFTWARE;

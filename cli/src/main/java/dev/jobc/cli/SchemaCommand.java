@@ -2,9 +2,13 @@ package dev.jobc.cli;
 
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Quoting;
+import dev.jobc.io.InputFiles;
+import dev.jobc.io.IoErrors;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
@@ -121,8 +125,13 @@ final class SchemaCommand implements Callable<Integer> {
   private int writeAll(ManifestCompiler compiler) {
     Path dir = parent.workingDirectory().resolve(all);
     PrintWriter err = spec.commandLine().getErr();
+    String shown = Quoting.oneLine(all);
     try {
-      Files.createDirectories(dir);
+      try {
+        Files.createDirectories(dir);
+      } catch (FileAlreadyExistsException e) {
+        throw new NotDirectoryException(dir.toString()); // a file where the directory would be
+      }
       for (String accepted : compiler.acceptedKinds()) {
         String version = accepted.substring(0, accepted.indexOf(' '));
         String kindName = accepted.substring(accepted.indexOf(' ') + 1);
@@ -135,11 +144,17 @@ final class SchemaCommand implements Callable<Integer> {
                 + "-"
                 + version.substring(slash + 1)
                 + ".schema.json";
-        Files.writeString(dir.resolve(file), schema.endsWith("\n") ? schema : schema + "\n");
+        try {
+          Files.writeString(dir.resolve(file), schema.endsWith("\n") ? schema : schema + "\n");
+        } catch (IOException e) {
+          shown = Quoting.oneLine(InputFiles.join(all, file));
+          throw e;
+        }
         err.print("jobc: wrote " + Quoting.oneLine(all) + "/" + file + "\n");
       }
     } catch (IOException e) {
-      err.print("jobc: error: " + Quoting.oneLine(String.valueOf(e.getMessage())) + "\n");
+      // The directory (or file) as typed, and why, as every other command says it.
+      err.print("jobc: error: " + shown + ": " + IoErrors.reason(e) + "\n");
       err.flush();
       return ExitCode.SOFTWARE;
     }

@@ -176,6 +176,17 @@ class JobcCommandTest {
   }
 
   @Test
+  void schemaAllIntoAFileSaysWhyItFails() throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("afile"), "x");
+    Run run = Run.in(dir, "schema", "--all", "afile");
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).isEqualTo("jobc: error: afile: not a directory\n");
+    Run below = Run.in(dir, "schema", "--all", "afile/sub");
+    assertThat(below.exitCode()).isEqualTo(1);
+    assertThat(below.err()).isEqualTo("jobc: error: afile/sub: not a directory\n");
+  }
+
+  @Test
   void schemaNeedsBothArguments() {
     Run run = Run.in(dir, "schema", "kubeflow.org/v2beta1");
     assertThat(run.exitCode()).isEqualTo(2);

@@ -58,4 +58,23 @@ class KrmCommandTest {
         .extracting(Diagnostic::code, Diagnostic::file, Diagnostic::path)
         .containsExactly(tuple(Code.DUPLICATE, "items[1]", "metadata.name"));
   }
+
+  @Test
+  void aConfigMapFunctionConfigWhoseDataIsNoMapIsAnError() {
+    for (String data : java.util.List.of("[a, b]", "cluster-domain=example.com", "1")) {
+      KrmCommand.Outcome outcome =
+          KrmCommand.run(
+              "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\n"
+                  + "functionConfig:\n  apiVersion: v1\n  kind: ConfigMap\n"
+                  + "  metadata: {name: c}\n  data: "
+                  + data
+                  + "\n");
+      assertThat(outcome.diagnostics())
+          .as(data)
+          .extracting(Diagnostic::message)
+          .singleElement()
+          .asString()
+          .startsWith("functionConfig: data: expected a map of option names to values, not a");
+    }
+  }
 }

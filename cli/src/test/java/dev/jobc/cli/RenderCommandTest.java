@@ -444,6 +444,56 @@ class RenderCommandTest {
   }
 
   @Test
+  void outputIntoTheWorkingDirectoryKeepsItForTheCaller() throws Exception {
+    write("a.yaml", A);
+    write("b.yaml", B);
+    Path work = Files.createDirectory(dir.resolve("work"));
+    Object before = Files.readAttributes(work, "unix:ino,dev");
+    assertThat(Run.in(work, "render", "../a.yaml", "-o", ".").exitCode()).isZero();
+    Run second = Run.in(work, "render", "../b.yaml", "-o", ".");
+    assertThat(second.err()).isEmpty();
+    assertThat(second.exitCode()).isZero();
+    // The same directory, not a new one in its place: a shell sitting in it still sees the files.
+    assertThat(Files.readAttributes(work, "unix:ino,dev")).isEqualTo(before);
+    assertThat(listing("work")).containsExactly(".jobc-files", "configmap-b.yaml");
+    assertThat(listing("")).containsExactly("a.yaml", "b.yaml", "work");
+  }
+
+  @Test
+  void outputInsideAnInputDirectoryIsRefusedUnlessHidden() throws IOException {
+    write("jobs/a.yaml", A);
+    Run inside = Run.in(dir, "render", "jobs", "-o", "jobs/rendered");
+    assertThat(inside.exitCode()).isEqualTo(1);
+    assertThat(inside.err())
+        .isEqualTo(
+            "jobc: error: refusing to replace jobs/rendered: it is inside the input directory"
+                + " jobs, so the next render would read the files it writes as input; write the"
+                + " output outside it (or into a hidden directory, which reading skips)\n");
+    assertThat(dir.resolve("jobs/rendered")).doesNotExist();
+    // Reading skips hidden directories: jobs/.rendered is never read back.
+    assertThat(Run.in(dir, "render", "jobs", "-o", "jobs/.rendered").exitCode()).isZero();
+    assertThat(Run.in(dir, "render", "jobs", "--check", "jobs/.rendered").exitCode()).isZero();
+  }
+
+  @Test
+  void aFileNameThatIsNotUtf8IsSaidToBeSo() throws Exception {
+    write("jobs/a.yaml", A);
+    // "caf" and the Latin-1 byte for é: not UTF-8. Made by the shell, which writes bytes.
+    Process p =
+        new ProcessBuilder(
+                "sh", "-c", "printf '%s' \"$1\" > \"jobs/caf$(printf '\\351').yaml\"", "sh", B)
+            .directory(dir.toFile())
+            .start();
+    assertThat(p.waitFor()).isZero();
+    Run run = Run.in(dir, "render", "jobs");
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .isEqualTo(
+            "jobs/caf\ufffd.yaml: error: the file name is not valid UTF-8 (shown here with U+FFFD"
+                + " for its bad bytes); rename it\n");
+  }
+
+  @Test
   void outputRefusesToReplaceADirectoryHoldingAnInput() throws IOException {
     write("out/a.yaml", A);
     Run run = Run.in(dir, "render", "out", "-o", "out");
@@ -473,9 +523,41 @@ class RenderCommandTest {
     assertThat(run.out()).isEmpty();
     assertThat(run.err())
         .isEqualTo(
-            "out/configmap-a.yaml: error: both ConfigMap default/a and ConfigMap other/a would be"
-                + " written to this file; give them distinct names\n");
+            "a.yaml:12:3: error: metadata.name: Duplicate value: ConfigMap other/a and ConfigMap"
+                + " default/a (a.yaml:4) would both be written to out/configmap-a.yaml; give them"
+                + " distinct names\n");
     assertThat(dir.resolve("out")).doesNotExist();
+  }
+
+  @Test
+  void outputRefusesNamesThatMacOsOrWindowsTakeForOneFile() throws IOException {
+    // "café" composed (U+00E9) and decomposed (e, U+0301); "straße" and "STRASSE" (ß folds to ss).
+    write(
+        "a.yaml",
+        configMap("caf\u00e9", "default", "k: x")
+            + "---\n"
+            + configMap("cafe\u0301", "default", "k: y")
+            + "---\n"
+            + configMap("stra\u00dfe", "default", "k: x")
+            + "---\n"
+            + configMap("STRASSE", "default", "k: y"));
+    Run run = Run.in(dir, "render", "a.yaml", "-o", "out");
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err())
+        .isEqualTo(
+            "a.yaml:12:3: error: metadata.name: Duplicate value: ConfigMap default/cafe\u0301 and"
+                + " ConfigMap default/caf\u00e9 (a.yaml:4) would be written to"
+                + " \"configmap-cafe\u0301.yaml\" and \"configmap-caf\u00e9.yaml\", one file on case-"
+                + " and normalization-insensitive file systems (macOS, Windows); give them distinct"
+                + " names\n"
+                + "a.yaml:28:3: error: metadata.name: Duplicate value: ConfigMap default/STRASSE and"
+                + " ConfigMap default/stra\u00dfe (a.yaml:20) would be written to"
+                + " \"configmap-strasse.yaml\" and \"configmap-stra\u00dfe.yaml\", one file on case-"
+                + " and normalization-insensitive file systems (macOS, Windows); give them distinct"
+                + " names\n");
+    assertThat(dir.resolve("out")).doesNotExist();
+    // Printed to standard output they are four objects, as before.
+    assertThat(Run.in(dir, "render", "a.yaml").exitCode()).isZero();
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.jobc.dgl;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.Finding;
+import dev.jobc.k8s.OutputSize;
 import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.render.Templates;
@@ -54,6 +55,11 @@ public final class DglJobKind implements JobKind<DglJob, DglJobModel, DglJobPlan
   @Override
   public List<Finding> validate(DglJobModel model) {
     return DglJobValidator.validate(model);
+  }
+
+  @Override
+  public OutputSize.Estimate outputSize(DglJobModel model) {
+    return DglOutputSize.estimate(model);
   }
 
   @Override

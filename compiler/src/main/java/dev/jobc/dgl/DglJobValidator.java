@@ -9,6 +9,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.ApiLimits;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.Dns;
@@ -71,8 +72,30 @@ public final class DglJobValidator {
     validateTokens(job, mode, out);
     if (mode != null && mode.hasWorkers()) {
       validateNumPartitions(job, out);
+      validateConfigMapSize(job, out);
     }
     return out;
+  }
+
+  /**
+   * The ConfigMap's hostfile has a line per worker: past Kubernetes' 1 MiB for a ConfigMap's data
+   * the API server refuses it (dgl-operator fills it at run time and would fail then).
+   */
+  private static void validateConfigMapSize(DglJobModel job, List<Finding> out) {
+    long bytes = DglOutputSize.configMapBytes(job);
+    if (bytes > ApiLimits.CONFIG_MAP_BYTES) {
+      out.add(
+          error(
+              Code.INVALID,
+              REPLICA_SPECS.key(DglJob.WORKER).child("replicas"),
+              "Invalid value: "
+                  + job.workerReplicas()
+                  + ": the ConfigMap "
+                  + Naming.configMap(job.name())
+                  + " would list every worker and outgrow Kubernetes' 1 MiB ConfigMap limit (about "
+                  + bytes / 1024
+                  + " KiB)"));
+    }
   }
 
   private static void validateMetadata(

@@ -1,5 +1,6 @@
 package dev.jobc.dgl;
 
+import dev.jobc.k8s.Quantities;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -49,7 +50,11 @@ public final class ShmSize {
     if (limit == null) {
       return null;
     }
-    BigDecimal half = Quantity.getAmountInBytes(limit).divide(BigDecimal.valueOf(2));
+    BigDecimal amount = Quantities.value(limit);
+    if (amount == null) {
+      return null; // not a quantity: validation reports it
+    }
+    BigDecimal half = amount.divide(BigDecimal.valueOf(2));
     if (half.signum() <= 0) {
       return null;
     }

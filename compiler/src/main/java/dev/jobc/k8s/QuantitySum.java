@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.math.RoundingMode;
-import java.util.List;
 
 /**
  * A sum of Kubernetes quantities with apimachinery's semantics: exact decimal arithmetic, the
@@ -66,30 +65,18 @@ public final class QuantitySum {
     return new QuantitySum().add(quantity, 1).toString();
   }
 
-  /** The exact value of {@code quantity}, as apimachinery compares quantities. */
-  public static BigDecimal value(Quantity quantity) {
-    return amount(quantity);
-  }
-
   /**
-   * The exact value of a quantity. Not fabric8's {@code getNumericalAmount}, which goes through
-   * {@code double} and loses digits from {@code Ei} on.
+   * The exact value of a quantity ({@link Quantities#value}). Not fabric8's {@code
+   * getNumericalAmount}, which goes through {@code double} and loses digits from {@code Ei} on.
+   *
+   * @throws IllegalArgumentException when it is no quantity jobc reads (validation reports it)
    */
   static BigDecimal amount(Quantity quantity) {
-    BigDecimal number = new BigDecimal(quantity.getAmount());
-    String suffix = quantity.getFormat() == null ? "" : quantity.getFormat();
-    return switch (Format.of(suffix)) {
-      case BINARY_SI ->
-          number.multiply(new BigDecimal(KIBI.pow(List.of(BINARY_SUFFIXES).indexOf(suffix))));
-      case DECIMAL_EXPONENT -> number.scaleByPowerOfTen(Integer.parseInt(suffix.substring(1)));
-      case DECIMAL_SI -> {
-        int power = List.of(DECIMAL_SUFFIXES).indexOf(suffix);
-        if (power < 0) {
-          throw new IllegalArgumentException("not a quantity suffix: " + suffix);
-        }
-        yield number.scaleByPowerOfTen(3 * (power - 3));
-      }
-    };
+    BigDecimal value = Quantities.value(quantity);
+    if (value == null) {
+      throw new IllegalArgumentException("not a quantity jobc reads: " + quantity);
+    }
+    return value;
   }
 
   static String canonical(BigDecimal amount, Format format) {

@@ -3,6 +3,7 @@ package dev.jobc.kind;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Finding;
+import dev.jobc.k8s.OutputSize;
 import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
@@ -49,6 +50,14 @@ public interface JobKind<J, M, P> {
   }
 
   List<Finding> validate(M model);
+
+  /**
+   * About how many characters {@link #generate} would write for this model, worked out without
+   * planning or generating (see {@link OutputSize}); the pipeline refuses jobs that would together
+   * pass the run's output budget before it builds any. Called only for models without validation
+   * errors.
+   */
+  OutputSize.Estimate outputSize(M model);
 
   /** Called only for models without validation errors. */
   P plan(M model);

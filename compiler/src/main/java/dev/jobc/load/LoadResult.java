@@ -10,8 +10,12 @@ import java.util.List;
  * <p>A document whose reading produced an error is left out of {@code documents}, with one
  * exception: a document with duplicate keys (and no other error) is kept, with the first value of
  * each duplicated key, so that later steps can still report their own errors about it.
+ *
+ * @param nodes the YAML nodes made, aliases' copies included
+ * @param outOfBudget whether reading stopped because the run's {@link NodeBudget} ran out
  */
-public record LoadResult(List<Document> documents, List<Diagnostic> diagnostics) {
+public record LoadResult(
+    List<Document> documents, List<Diagnostic> diagnostics, long nodes, boolean outOfBudget) {
   public LoadResult {
     documents = List.copyOf(documents);
     diagnostics = List.copyOf(diagnostics);

@@ -1,11 +1,9 @@
 package dev.jobc.load;
 
-import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jobc.diag.Position;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -25,8 +23,13 @@ final class MergeKeys {
   static final String BAD_VALUE =
       "the value of a merge key \"<<\" must be a mapping or a list of mappings";
 
-  /** One merge value: a mapping, or a list of mappings, with its own relative positions. */
-  private record Value(List<ObjectNode> maps, boolean list, PositionMaps positions) {}
+  /** One merge value: a mapping, or a list of mappings, with their positions. */
+  private record Value(List<ObjectNode> maps, boolean list, NodePositions positions) {
+    /** The positions of mapping {@code element} of this value. */
+    NodePositions of(int element) {
+      return list ? positions.inner(element) : positions;
+    }
+  }
 
   /** The merged entry that wins a key: from which value and list element. */
   private record Winner(Value source, int element, JsonNode value) {}
@@ -49,10 +52,10 @@ final class MergeKeys {
   }
 
   /**
-   * Adds the value of a merge key, indexed in {@code positions} relative to itself; false (and
+   * Adds the value of a merge key with its positions ({@code null} for a scalar); false (and
    * nothing added) when it is neither a mapping nor a list of mappings.
    */
-  boolean add(JsonNode value, PositionMaps positions) {
+  boolean add(JsonNode value, NodePositions positions) {
     if (value instanceof ObjectNode o) {
       values.add(new Value(List.of(o), false, positions));
       return true;
@@ -78,10 +81,10 @@ final class MergeKeys {
   /**
    * The mapping {@code own} with the merged entries, as go-yaml merges: keys written in the mapping
    * itself win over merged ones, and among merged mappings the earlier one wins. Merged entries
-   * take the place of the {@code <<} entry. The positions of the winners move into {@code into},
-   * under the mapping's {@code pointer}.
+   * take the place of the {@code <<} entry. {@code into} receives the positions of the result, in
+   * its order: {@code ownPositions}' entries, and the winners' from their own mappings.
    */
-  ObjectNode apply(ObjectNode own, String pointer, PositionMaps into) {
+  ObjectNode apply(ObjectNode own, NodePositions ownPositions, NodePositions into) {
     Map<String, Winner> winners = new LinkedHashMap<>();
     for (Value v : values) {
       for (int i = 0; i < v.maps.size(); i++) {
@@ -97,49 +100,23 @@ final class MergeKeys {
     Iterator<Map.Entry<String, JsonNode>> fields = own.properties().iterator();
     while (true) {
       if (i == slot) {
-        winners.forEach((k, w) -> merged.set(k, w.value));
+        winners.forEach(
+            (k, w) -> {
+              merged.set(k, w.value);
+              NodePositions from = w.source.of(w.element);
+              int at = from.isUniform() ? 0 : from.indexOf(k);
+              into.add(k, from.keyAt(at), from.valueAt(at), from.inner(at));
+            });
       }
       if (!fields.hasNext()) {
         break;
       }
       Map.Entry<String, JsonNode> e = fields.next();
       merged.set(e.getKey(), e.getValue());
+      into.add(e.getKey(), ownPositions.keyAt(i), ownPositions.valueAt(i), ownPositions.inner(i));
       i++;
     }
-    for (Value v : values) {
-      move(v, v.positions.keys, into.keys, pointer, winners);
-      move(v, v.positions.values, into.values, pointer, winners);
-    }
+    into.trim();
     return merged;
-  }
-
-  /**
-   * Moves the positions of the entries that {@code v} won from its own index into the mapping's.
-   */
-  private static void move(
-      Value v,
-      Map<String, Position> from,
-      Map<String, Position> to,
-      String base,
-      Map<String, Winner> winners) {
-    for (Map.Entry<String, Position> e : from.entrySet()) {
-      JsonPointer rest = JsonPointer.compile(e.getKey());
-      int element = 0;
-      if (v.list) {
-        // Below a list the first segment is the element, the next one the key.
-        if (rest.matches()) {
-          continue;
-        }
-        element = rest.getMatchingIndex();
-        rest = rest.tail();
-      }
-      if (rest.matches()) {
-        continue;
-      }
-      Winner w = winners.get(rest.getMatchingProperty());
-      if (w != null && w.source == v && w.element == element) {
-        to.put(base + rest, e.getValue());
-      }
-    }
   }
 }

@@ -169,9 +169,35 @@ final class ScalarTyping {
       if (Double.isInfinite(d)) {
         return problems.fail(Code.INVALID, at, path, "number " + value + " is out of range");
       }
+      if (d == 0 && nonZeroMantissa(s)) {
+        // go-yaml reads it as 0 (below the smallest float64), and so does the cluster: a
+        // quantity "1e-1000" written unquoted would silently ask for nothing.
+        return problems.fail(
+            Code.INVALID,
+            at,
+            path,
+            "number "
+                + value
+                + " is too small to tell from 0 and would be read as 0; write 0, or quote it if it"
+                + " is meant as a string (a quantity such as \"1e-9\")");
+      }
       return DoubleNode.valueOf(d);
     }
     return null;
+  }
+
+  /** Whether a float literal's digits before its exponent are not all zeros. */
+  private static boolean nonZeroMantissa(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c == 'e' || c == 'E') {
+        return false;
+      }
+      if (c >= '1' && c <= '9') {
+        return true;
+      }
+    }
+    return false;
   }
 
   private JsonNode tooLong(Position at, FieldPath path) {

@@ -1,6 +1,5 @@
 package dev.jobc.load;
 
-import com.fasterxml.jackson.core.JsonPointer;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -16,7 +15,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -52,8 +50,17 @@ public final class YamlLoader {
 
   /** Reads every document of {@code source}; problems are in the result, never thrown. */
   public LoadResult load(Source source) {
+    return load(source, NodeBudget.unlimited());
+  }
+
+  /**
+   * Reads every document of {@code source}, taking its nodes from {@code budget} (the run's, which
+   * other sources share); problems are in the result, never thrown. When the budget runs out the
+   * result says so ({@link LoadResult#outOfBudget}) and holds the error at the node where it did.
+   */
+  public LoadResult load(Source source, NodeBudget budget) {
     Objects.requireNonNull(source, "source");
-    Run run = new Run(source);
+    Run run = new Run(source, budget);
     try {
       run.readAll();
     } catch (RuntimeException | StackOverflowError e) {
@@ -65,9 +72,9 @@ public final class YamlLoader {
               Position.UNKNOWN,
               FieldPath.root(),
               "internal error while reading YAML (" + e + "); please report it"));
-      return new LoadResult(List.of(), run.diagnostics);
+      return new LoadResult(List.of(), run.diagnostics, run.nodes, false);
     }
-    return new LoadResult(run.documents, run.diagnostics);
+    return new LoadResult(run.documents, run.diagnostics, run.nodes, run.outOfBudget);
   }
 
   private static int saturatedAdd(int a, int b) {
@@ -78,6 +85,7 @@ public final class YamlLoader {
   /** One call of {@link #load}: all mutable state lives here. */
   private final class Run {
     final Source source;
+    final NodeBudget budget;
     final String text;
     final List<Document> documents = new ArrayList<>();
     final List<Diagnostic> diagnostics = new ArrayList<>();
@@ -90,8 +98,19 @@ public final class YamlLoader {
 
     FieldPath reading = FieldPath.root();
 
-    Run(Source source) {
+    /** Nodes made so far, alias copies included; and alias events read. */
+    long nodes;
+
+    long aliases;
+
+    long aliasNodes;
+
+    /** Whether the run's budget ran out while reading this source. */
+    boolean outOfBudget;
+
+    Run(Source source, NodeBudget budget) {
       this.source = source;
+      this.budget = budget;
       // SnakeYAML keeps a BOM read from a String as a character of line 1, shifting its columns.
       String t = source.text();
       this.text = t.startsWith("\uFEFF") ? t.substring(1) : t;
@@ -114,14 +133,14 @@ public final class YamlLoader {
           readDocument(e);
         }
       } catch (YamlEventReader.SyntaxError e) {
-        // After a LIMIT, the rest of a document is only skipped; the LIMIT said what is wrong.
-        if (doc == null || !doc.aborted) {
-          error(
-              Code.SYNTAX,
-              e.position(),
-              e.badCharacter() ? FieldPath.root() : path(),
-              e.getMessage());
-        }
+        error(
+            Code.SYNTAX,
+            e.position(),
+            e.badCharacter() ? FieldPath.root() : path(),
+            e.getMessage());
+      } catch (Stop e) {
+        // A limit was reached and reported: nothing after it is read, not even to the end of its
+        // document (scanning on through deep nesting alone takes quadratic time in SnakeYAML).
       }
     }
 
@@ -131,7 +150,8 @@ public final class YamlLoader {
      */
     FieldPath pathAt(int offset) {
       int cut = Character.isLowSurrogate(text.charAt(offset)) ? offset - 1 : offset;
-      Run prefix = new Run(new Source(source.name(), text.substring(0, cut)));
+      Run prefix =
+          new Run(new Source(source.name(), text.substring(0, cut)), NodeBudget.unlimited());
       prefix.boundary = text.codePointCount(0, cut);
       prefix.readAll();
       return prefix.reading;
@@ -154,19 +174,11 @@ public final class YamlLoader {
     }
 
     void readDocument(Event first) throws YamlEventReader.SyntaxError {
-      doc = new DocumentState(events.documents() - 1, text.length());
+      doc = new DocumentState(events.documents() - 1);
       Event e = first;
       while (true) {
-        if (doc.aborted) {
-          if (e instanceof CollectionStartEvent) {
-            doc.skipOpen++;
-          } else if (e instanceof CollectionEndEvent) {
-            doc.skipOpen--;
-          }
-        } else {
-          step(e);
-        }
-        if (doc.aborted ? doc.skipOpen == 0 : doc.complete) {
+        step(e);
+        if (doc.complete) {
           break;
         }
         e = events.next();
@@ -176,9 +188,10 @@ public final class YamlLoader {
       }
       DocumentState d = doc;
       doc = null;
-      if (!d.aborted && !d.failed && d.root != null && !d.root.isNull()) {
+      if (!d.failed && d.root != null && !d.root.isNull()) {
         documents.add(
-            new Document(source, d.index, d.root, new SourceIndex(d.rootPosition, d.positions)));
+            new Document(
+                source, d.index, d.root, new SourceIndex(d.rootPosition, d.rootPositions)));
       }
     }
 
@@ -208,13 +221,13 @@ public final class YamlLoader {
         alias(alias.getAnchor(), event);
       } else {
         ScalarEvent scalar = (ScalarEvent) event;
-        Slot slot = slot();
-        reached(event, slot.path, openPath());
+        FieldPath slot = slot();
+        reached(event, slot, openPath());
         Position at = YamlEventReader.position(scalar);
-        JsonNode node = scalars.scalar(scalar, at, slot.path);
+        count(1, at, slot);
+        JsonNode node = scalars.scalar(scalar, at, slot);
         defineAnchor(scalar, node, 0);
-        slot.positions.values.put(slot.pointer, at);
-        attach(node, at, 0);
+        attach(node, at, 0, null);
       }
     }
 
@@ -228,13 +241,12 @@ public final class YamlLoader {
         reached(keyEvent, frame.path, merge ? frame.path : childPath(frame, key));
       }
       frame.key = key;
+      frame.keyAt = at;
       frame.merge = merge;
       frame.duplicate = false;
-      frame.keyPointer = merge ? null : childPointer(frame, key);
-      // A key of this mapping is in its node once its value is read, and its pointer in the key
-      // index from here on: one lookup both finds an earlier one and records this one.
-      Position first =
-          merge ? frame.mergeKeyPosition : frame.positions.keys.putIfAbsent(frame.keyPointer, at);
+      // A key of this mapping is in its node once its value is read, and in its set of keys from
+      // here on: one lookup both finds an earlier one and records this one.
+      Position first = merge ? frame.mergeKeyPosition : frame.keys.putIfAbsent(key, at);
       if (first != null) {
         frame.duplicate = true;
         error(
@@ -270,25 +282,24 @@ public final class YamlLoader {
     }
 
     void startContainer(CollectionStartEvent event) {
-      Slot slot = slot();
+      FieldPath slot = slot();
       Position at = YamlEventReader.position(event);
-      reached(event, slot.path, slot.path);
+      reached(event, slot, slot);
       if (doc.frames.size() + 1 > limits.maxDepth()) {
-        abort(at, slot.path, "nesting is deeper than " + limits.maxDepth() + " levels", 1);
-        return;
+        stop(at, slot, "nesting is deeper than " + limits.maxDepth() + " levels");
       }
+      count(1, at, slot);
       boolean map = event instanceof MappingStartEvent;
       String tag = event.getTag();
       if (tag != null
           && !tag.equals("!")
           && !tag.equals(ScalarTyping.YAML_TAG + (map ? "map" : "seq"))) {
-        scalars.tagError(tag, at, slot.path, map ? "a mapping" : "a list");
+        scalars.tagError(tag, at, slot, map ? "a mapping" : "a list");
       }
       String anchor = event.getAnchor();
       if (anchor != null) {
         doc.openAnchors.merge(anchor, 1, Integer::sum);
       }
-      slot.positions.values.put(slot.pointer, at);
       Frame parent = doc.frames.peek();
       boolean mergeList = !map && parent instanceof MapFrame m && m.merge;
       doc.frames.push(
@@ -300,110 +311,146 @@ public final class YamlLoader {
     void endContainer() {
       Frame frame = doc.frames.pop();
       JsonNode node;
-      if (frame instanceof MapFrame m) {
-        node =
-            m.merges == null || m.merges.isEmpty()
-                ? m.node
-                : m.merges.apply(m.node, m.pointer, m.positions);
+      NodePositions positions = frame.positions;
+      positions.trim();
+      if (frame instanceof MapFrame m && m.merges != null && !m.merges.isEmpty()) {
+        positions = NodePositions.mapping();
+        node = m.merges.apply(m.node, m.positions, positions);
       } else {
-        node = ((ListFrame) frame).node;
+        node = frame instanceof MapFrame m ? m.node : ((ListFrame) frame).node;
       }
       if (frame.anchor != null) {
         doc.openAnchors.computeIfPresent(frame.anchor, (k, n) -> n == 1 ? null : n - 1);
         doc.anchors.put(frame.anchor, new Anchor(node, frame.height));
       }
-      attach(node, frame.position, frame.height);
+      attach(node, frame.position, frame.height, positions);
     }
 
     void alias(String name, Event event) {
-      Slot slot = slot();
+      FieldPath slot = slot();
       Position at = YamlEventReader.position(event);
-      reached(event, slot.path, openPath());
+      reached(event, slot, openPath());
+      if (++aliases > limits.maxAliases()) {
+        stop(
+            at,
+            slot,
+            "more than "
+                + limits.maxAliases()
+                + " aliases in one source; YAML alias bombs are rejected");
+      }
       Anchor anchor = doc.anchors.get(name);
       if (doc.openAnchors.containsKey(name)) {
-        fail(Code.SYNTAX, at, slot.path, "alias *" + name + " refers to a node that contains it");
-        attach(NullNode.getInstance(), at, 0);
+        fail(Code.SYNTAX, at, slot, "alias *" + name + " refers to a node that contains it");
+        attach(NullNode.getInstance(), at, 0, null);
         return;
       }
       if (anchor == null) {
-        fail(Code.SYNTAX, at, slot.path, "unknown alias *" + name + "; define &" + name + " first");
-        attach(NullNode.getInstance(), at, 0);
+        fail(Code.SYNTAX, at, slot, "unknown alias *" + name + "; define &" + name + " first");
+        attach(NullNode.getInstance(), at, 0, null);
         return;
       }
-      long remaining = (long) limits.maxAliasNodes() - doc.aliasNodes;
+      long remaining = limits.maxAliasNodes() - aliasNodes;
       long size = countNodes(anchor.node, remaining + 1);
       if (size > remaining) {
-        abort(
+        stop(
             at,
-            slot.path,
+            slot,
             "alias expansion exceeds "
                 + limits.maxAliasNodes()
-                + " nodes; YAML alias bombs are rejected",
-            0);
-        return;
+                + " nodes in one source; YAML alias bombs are rejected");
       }
       if (doc.frames.size() + anchor.height > limits.maxDepth()) {
-        abort(at, slot.path, "nesting is deeper than " + limits.maxDepth() + " levels", 0);
-        return;
+        stop(at, slot, "nesting is deeper than " + limits.maxDepth() + " levels");
       }
-      doc.aliasNodes += size;
+      aliasNodes += size;
+      count(size, at, slot);
       JsonNode copy = anchor.node.deepCopy();
-      indexCopy(copy, slot.pointer, slot.positions, at);
-      attach(copy, at, anchor.height);
+      attach(
+          copy,
+          at,
+          anchor.height,
+          copy.isContainerNode() ? NodePositions.uniform(NodePositions.pack(at)) : null);
     }
 
-    /** Adds a finished node to its parent, or makes it the document's root. */
-    void attach(JsonNode node, Position at, int height) {
+    /**
+     * Takes {@code n} nodes from this source's limit and the run's budget, or stops reading with
+     * the limit that ran out.
+     */
+    void count(long n, Position at, FieldPath path) {
+      nodes += n;
+      if (nodes > limits.maxNodes()) {
+        // no golden case: it takes about 1 MB of input (alias copies stop at maxAliasNodes), a
+        // seed that would raise libFuzzer's max_len for every fuzz target (GoldenSeeds);
+        // BudgetTest.aSourcePastItsOwnNodeLimitStopsThere holds it with smaller limits.
+        stop(
+            at,
+            path,
+            "more than "
+                + limits.maxNodes()
+                + " YAML nodes in one source (aliases expanded); split it into smaller files");
+      }
+      if (!budget.take(n)) {
+        outOfBudget = true;
+        // no golden case: a case is one input file, and one source stops at maxNodes above
+        // (Budget.SOURCE_NODES), half the run's budget; BudgetTest holds this with smaller limits.
+        stop(
+            at,
+            path,
+            "the inputs hold more than "
+                + budget.total()
+                + " YAML nodes together (aliases expanded), the limit for one run; render fewer"
+                + " files at a time");
+      }
+    }
+
+    /**
+     * Adds a finished node to its parent, or makes it the document's root.
+     *
+     * @param positions the positions of the node's children when it is a container, else null
+     */
+    void attach(JsonNode node, Position at, int height, NodePositions positions) {
       Frame parent = doc.frames.peek();
       if (parent == null) {
         doc.root = node;
         doc.rootPosition = at;
+        doc.rootPositions = positions;
         doc.complete = true;
         return;
       }
       parent.height = Math.max(parent.height, height + 1);
+      long valueAt = NodePositions.pack(at);
       if (parent instanceof ListFrame l) {
         l.node.add(node);
+        l.positions.add(null, -1L, valueAt, positions);
         return;
       }
       MapFrame m = (MapFrame) parent;
       if (m.duplicate) {
         // The first value stays (its positions are the ones indexed).
       } else if (m.merge) {
-        if (!m.merges.add(node, m.mergeValueSlot.positions)) {
+        if (!m.merges.add(node, positions)) {
           fail(Code.SYNTAX, at, m.path, MergeKeys.BAD_VALUE);
         }
       } else {
         m.node.set(m.key, node);
+        m.positions.add(m.key, NodePositions.pack(m.keyAt), valueAt, positions);
       }
       m.key = null;
       m.merge = false;
       m.duplicate = false;
     }
 
-    /** Where the next value goes: its pointer, the index it is recorded in, and its field path. */
-    Slot slot() {
+    /** The field path of the next value. */
+    FieldPath slot() {
       Frame parent = doc.frames.peek();
       if (parent == null) {
-        return new Slot("", doc.positions, FieldPath.root());
+        return FieldPath.root();
       }
       if (parent instanceof ListFrame l) {
-        String pointer = parent.pointer + "/" + l.node.size();
-        return new Slot(
-            pointer, parent.positions, l.mergeList ? l.path : l.path.index(l.node.size()));
+        return l.mergeList ? l.path : l.path.index(l.node.size());
       }
       MapFrame m = (MapFrame) parent;
-      if (m.duplicate) {
-        // Parsed for its diagnostics, then dropped: index it nowhere that matters.
-        return new Slot("", new PositionMaps(), childPath(m, m.key));
-      }
-      if (m.merge) {
-        // A merge value is indexed apart (pointers relative to it) and remapped once merged.
-        Slot s = new Slot("", new PositionMaps(), m.path);
-        m.mergeValueSlot = s;
-        return s;
-      }
-      return new Slot(m.keyPointer, parent.positions, childPath(m, m.key));
+      return m.merge ? m.path : childPath(m, m.key);
     }
 
     void defineAnchor(NodeEvent event, JsonNode node, int height) {
@@ -414,11 +461,10 @@ public final class YamlLoader {
 
     // --- diagnostics -------------------------------------------------------------------------
 
-    /** Reports an error that leaves the document incomplete: the rest of it is only skipped. */
-    void abort(Position at, FieldPath path, String message, int opened) {
+    /** Reports a limit reached and stops reading the source: nothing after it is read. */
+    void stop(Position at, FieldPath path, String message) {
       error(Code.LIMIT, at, path, message);
-      doc.aborted = true;
-      doc.skipOpen = doc.frames.size() + opened;
+      throw new Stop();
     }
 
     /** Reports an error about one node and returns a placeholder for it. */
@@ -467,71 +513,36 @@ public final class YamlLoader {
     return count;
   }
 
-  /** Indexes a copy made by alias expansion: every node in it is at the alias. */
-  private static void indexCopy(JsonNode node, String pointer, PositionMaps index, Position at) {
-    index.values.put(pointer, at);
-    if (node.isObject()) {
-      Iterator<String> names = node.fieldNames();
-      while (names.hasNext()) {
-        String name = names.next();
-        String child = pointer + segment(name);
-        index.keys.put(child, at);
-        indexCopy(node.get(name), child, index, at);
-      }
-    } else if (node.isArray()) {
-      for (int i = 0; i < node.size(); i++) {
-        indexCopy(node.get(i), pointer + "/" + i, index, at);
-      }
-    }
-  }
-
   /** Field path of entry {@code key} of a mapping, with FieldPath.fromPointer's key/field rule. */
   private static FieldPath childPath(MapFrame frame, String key) {
     return frame.keysAreMapKeys ? frame.path.key(key) : frame.path.child(key);
   }
 
-  private static String childPointer(MapFrame frame, String key) {
-    // One concatenation for the usual key (runs once per key read).
-    return plainSegment(key) ? frame.pointer + "/" + key : frame.pointer + segment(key);
-  }
-
-  /**
-   * {@code key} as one JSON pointer segment, {@code "/" + key}; JsonPointer escapes the rare key
-   * with '~' or '/' (concatenation, not JsonPointer, for the rest: this runs once per key read).
-   */
-  private static String segment(String key) {
-    return plainSegment(key) ? "/" + key : JsonPointer.empty().appendProperty(key).toString();
-  }
-
-  /** Whether {@code key} needs no escape in a JSON pointer: no '~' and no '/'. */
-  private static boolean plainSegment(String key) {
-    for (int i = 0; i < key.length(); i++) {
-      char c = key.charAt(i);
-      if (c == '~' || c == '/') {
-        return false;
-      }
-    }
-    return true;
-  }
-
   // --- state -----------------------------------------------------------------------------------
-
-  private record Slot(String pointer, PositionMaps positions, FieldPath path) {}
 
   private record Anchor(JsonNode node, int height) {}
 
+  /** Reading a source stops here: a limit was reached and reported. */
+  private static final class Stop extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    Stop() {
+      super(null, null, false, false);
+    }
+  }
+
   private abstract static class Frame {
-    final String pointer;
-    final PositionMaps positions;
+    /** Where this container's children are, in its order. */
+    final NodePositions positions;
+
     final FieldPath path;
     final Position position;
     final String anchor;
     int height = 1;
 
-    Frame(Slot slot, Position position, String anchor) {
-      this.pointer = slot.pointer();
-      this.positions = slot.positions();
-      this.path = slot.path();
+    Frame(NodePositions positions, FieldPath path, Position position, String anchor) {
+      this.positions = positions;
+      this.path = path;
       this.position = position;
       this.anchor = anchor;
     }
@@ -543,19 +554,18 @@ public final class YamlLoader {
     /** Whether the keys of this mapping print as {@code field[key]} (see {@link #childPath}). */
     final boolean keysAreMapKeys;
 
+    /** Every key read so far, with its position, for duplicates. */
+    final Map<String, Position> keys = new HashMap<>();
+
     String key;
-
-    /** The pointer of {@link #key}'s entry; null for a merge key. */
-    String keyPointer;
-
+    Position keyAt;
     boolean merge;
     boolean duplicate;
     Position mergeKeyPosition;
     MergeKeys merges;
-    Slot mergeValueSlot;
 
-    MapFrame(Slot slot, Position position, String anchor, ObjectNode node) {
-      super(slot, position, anchor);
+    MapFrame(FieldPath path, Position position, String anchor, ObjectNode node) {
+      super(NodePositions.mapping(), path, position, anchor);
       this.node = node;
       this.keysAreMapKeys =
           path.last() instanceof FieldPath.Field f && FieldPath.MAP_FIELDS.contains(f.name());
@@ -566,8 +576,8 @@ public final class YamlLoader {
     final ArrayNode node;
     final boolean mergeList;
 
-    ListFrame(Slot slot, Position position, String anchor, ArrayNode node, boolean mergeList) {
-      super(slot, position, anchor);
+    ListFrame(FieldPath path, Position position, String anchor, ArrayNode node, boolean mergeList) {
+      super(NodePositions.list(), path, position, anchor);
       this.node = node;
       this.mergeList = mergeList;
     }
@@ -575,22 +585,17 @@ public final class YamlLoader {
 
   private static final class DocumentState {
     final int index;
-    final PositionMaps positions;
     final Deque<Frame> frames = new ArrayDeque<>();
     final Map<String, Anchor> anchors = new HashMap<>();
     final Map<String, Integer> openAnchors = new HashMap<>();
-    long aliasNodes;
     JsonNode root;
     Position rootPosition = Position.UNKNOWN;
+    NodePositions rootPositions;
     boolean complete;
     boolean failed;
-    boolean aborted;
-    int skipOpen;
 
-    DocumentState(int index, int textLength) {
+    DocumentState(int index) {
       this.index = index;
-      // About one node per 16 characters of YAML: sized so that the index is rarely rehashed.
-      this.positions = new PositionMaps(Math.min(Math.max(textLength / 16, 16), 1024));
     }
   }
 }

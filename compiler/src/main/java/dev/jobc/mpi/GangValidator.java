@@ -9,6 +9,7 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.k8s.GangPlan.Flavor;
 import dev.jobc.k8s.GangScheduling;
+import dev.jobc.k8s.Quantities;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.validate.FieldRules;
@@ -175,11 +176,17 @@ final class GangValidator {
     if (q == null) {
       return;
     }
-    BigDecimal amount;
-    try {
-      amount = q.getNumericalAmount();
-    } catch (IllegalArgumentException | ArithmeticException e) { // from fabric8 or BigDecimal
-      return; // not a quantity: the schema check reports it
+    BigDecimal amount = Quantities.value(q);
+    if (amount == null) {
+      String beyond = Quantities.beyondBounds(Quantities.text(q));
+      if (beyond != null) { // bad syntax is the schema's to report
+        out.add(
+            error(
+                Code.INVALID,
+                POLICY.child("minResources").key(name),
+                "Invalid value: " + Quoting.quote(Quantities.text(q)) + ": " + beyond));
+      }
+      return;
     }
     if (amount.compareTo(BigDecimal.ZERO) < 0) {
       out.add(

@@ -3,6 +3,7 @@ package dev.jobc.mpi;
 import dev.jobc.conventions.MpiImplementation;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.Quantities;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.Transport;
@@ -80,11 +81,9 @@ final class KubexecSessions {
     if (limit == null) {
       return;
     }
-    BigDecimal limitBytes;
-    try {
-      limitBytes = Quantity.getAmountInBytes(limit);
-    } catch (IllegalArgumentException | ArithmeticException e) { // from fabric8 or BigDecimal
-      return; // not a quantity: the schema check reports it
+    BigDecimal limitBytes = Quantities.value(limit);
+    if (limitBytes == null) {
+      return; // not a quantity: the schema check or the pod template rules report it
     }
     long workers = job.maxWorkers();
     long needed = bytes(implementation, workers);

@@ -6,6 +6,7 @@ import dev.jobc.conventions.MpiEra;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.k8s.GangScheduling;
+import dev.jobc.k8s.OutputSize;
 import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.render.Templates;
@@ -70,6 +71,11 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
   @Override
   public List<Finding> validate(MpiJobModel model) {
     return MpiJobValidator.validate(model);
+  }
+
+  @Override
+  public OutputSize.Estimate outputSize(MpiJobModel model) {
+    return MpiOutputSize.estimate(model);
   }
 
   @Override

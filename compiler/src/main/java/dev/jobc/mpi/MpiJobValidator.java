@@ -12,6 +12,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.ApiLimits;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.Dns;
@@ -40,7 +41,7 @@ public final class MpiJobValidator {
   static final FieldPath SPEC = MpiPaths.SPEC;
 
   /** Kubernetes rejects objects over about 1.5 MiB (etcd); jobc stops at 1 MiB of names. */
-  public static final long OBJECT_LIMIT = 1024 * 1024;
+  public static final long OBJECT_LIMIT = ApiLimits.CONFIG_MAP_BYTES;
 
   public static final int STATEFUL_SET_NAME_MAX = JobNames.STATEFUL_SET_NAME_MAX;
 
@@ -325,14 +326,8 @@ public final class MpiJobValidator {
     }
     long workers = job.workerReplicas();
     if (workers > 0) {
-      String last = Naming.workerPod(name, (int) Math.min(workers - 1, Integer.MAX_VALUE));
-      // A hostfile line ("<host> slots=N") and an echo line per worker; the last worker's host
-      // name is the longest. 4 KiB covers kubexec.sh.
-      long host =
-          Naming.fqdn(last, name, job.namespace(), job.options().get(OptionTable.CLUSTER_DOMAIN))
-              .length();
-      long estimate = workers * (2 * host + 24) + 4096;
-      if (estimate > OBJECT_LIMIT) {
+      long estimate = configMapBytes(job);
+      if (estimate > ApiLimits.CONFIG_MAP_BYTES) {
         out.add(
             error(
                 Code.INVALID,
@@ -365,6 +360,24 @@ public final class MpiJobValidator {
                     + " would name every worker and outgrow Kubernetes' 1 MiB object limit"));
       }
     }
+  }
+
+  /**
+   * About the size of the ConfigMap's data: a hostfile line ("{@code <host> slots=N}") and a
+   * discover_hosts.sh line per worker, the last worker's host name the longest, and 4 KiB for
+   * kubexec.sh; 0 without workers, a name or a namespace.
+   */
+  static long configMapBytes(MpiJobModel job) {
+    long workers = job.workerReplicas();
+    if (workers <= 0 || job.name() == null || job.namespace() == null) {
+      return 0;
+    }
+    String last = Naming.workerPod(job.name(), (int) Math.min(workers - 1, Integer.MAX_VALUE));
+    long host =
+        Naming.fqdn(
+                last, job.name(), job.namespace(), job.options().get(OptionTable.CLUSTER_DOMAIN))
+            .length();
+    return workers * (2 * host + 24) + 4096;
   }
 
   /** SSH needs keys, and jobc never generates key material: they must come from a Secret. */

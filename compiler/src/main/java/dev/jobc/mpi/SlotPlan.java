@@ -3,6 +3,7 @@ package dev.jobc.mpi;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.k8s.Quantities;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
@@ -80,6 +81,7 @@ public record SlotPlan(int workers, int unitsPerWorker, String resource, boolean
         return new Packing(new SlotPlan(total / perNode, perNode, resource, true), List.of());
       }
       int lower = total / perNode * perNode;
+      long upper = (long) lower + perNode; // past Integer.MAX_VALUE, no count to suggest
       return error(
           Code.INVALID,
           SPEC.child(field),
@@ -94,8 +96,7 @@ public record SlotPlan(int workers, int unitsPerWorker, String resource, boolean
               + (specPerNode == null ? ", from the per-node option" : "")
               + "): use "
               + lower
-              + " or "
-              + (lower + perNode)
+              + (upper <= Integer.MAX_VALUE ? " or " + upper : "")
               + ", or set "
               + perNodeField);
     }
@@ -123,10 +124,8 @@ public record SlotPlan(int workers, int unitsPerWorker, String resource, boolean
     if (q == null) {
       return 0;
     }
-    BigDecimal amount;
-    try {
-      amount = Quantity.getAmountInBytes(q);
-    } catch (IllegalArgumentException | ArithmeticException e) {
+    BigDecimal amount = Quantities.value(q);
+    if (amount == null) {
       return 0; // not a quantity: the schema check reports it, and validation still runs
     }
     // Whole units only (a "500m" cpu limit is no slot); capped so a huge limit cannot overflow.

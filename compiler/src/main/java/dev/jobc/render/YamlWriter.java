@@ -108,10 +108,42 @@ public final class YamlWriter {
    * tree's order.
    */
   public String write(JsonNode document, boolean canonicalOrder) {
+    return write(document, canonicalOrder, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #write(JsonNode, boolean)}, but stops once the text passes {@code maxChars}: the text
+   * of a tree can be far longer than the tree's source (each line of block YAML repeats its
+   * indentation), so output is bounded as it is written, not estimated.
+   *
+   * @throws TooLong when the document would be longer than {@code maxChars}
+   */
+  public String write(JsonNode document, boolean canonicalOrder, long maxChars) {
     Objects.requireNonNull(document, "document");
     StringBuilder out = new StringBuilder(INITIAL_CAPACITY);
-    new Emitter(out, canonicalOrder).root(document);
+    Emitter emitter = new Emitter(out, canonicalOrder);
+    emitter.limit = maxChars;
+    emitter.root(document);
+    if (out.length() > maxChars) {
+      throw new TooLong(maxChars);
+    }
     return out.toString();
+  }
+
+  /** A document longer than the writer was allowed to write. */
+  public static final class TooLong extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final long limit;
+
+    TooLong(long limit) {
+      super("longer than " + limit + " characters", null, false, false);
+      this.limit = limit;
+    }
+
+    public long limit() {
+      return limit;
+    }
   }
 
   /**
@@ -149,6 +181,9 @@ public final class YamlWriter {
   static final class Emitter {
     private final StringBuilder out;
     private final boolean canonical;
+
+    /** The longest text to write; checked at each line. */
+    long limit = Long.MAX_VALUE;
 
     Emitter(StringBuilder out, boolean canonical) {
       this.out = out;
@@ -358,6 +393,9 @@ public final class YamlWriter {
     }
 
     void pad(int indent) {
+      if (out.length() > limit) {
+        throw new TooLong(limit);
+      }
       int left = indent;
       while (left > SPACES.length()) {
         out.append(SPACES);

@@ -5,6 +5,7 @@ import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.k8s.GangScheduling;
+import dev.jobc.k8s.OutputSize;
 import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -61,6 +62,11 @@ public final class TfJobKind implements JobKind<TfJob, TfJobModel, TfJobPlan> {
   @Override
   public List<Finding> validate(TfJobModel model) {
     return TfJobValidator.validate(model);
+  }
+
+  @Override
+  public OutputSize.Estimate outputSize(TfJobModel model) {
+    return TfOutputSize.estimate(model);
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.ApiLimits;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.model.SchedulingPolicy;
@@ -101,6 +102,7 @@ public final class TfJobValidator {
     validateOutcome(job, out);
     validateDecidingReplica(job, out);
     validateJobCarrier(job, out);
+    validateTfConfigSize(job, out);
     validateGang(job, out);
     validateKueue(job, out);
     return out;
@@ -220,6 +222,48 @@ public final class TfJobValidator {
                   + replica.spec().restartPolicy()
                   + ")"));
     }
+  }
+
+  /**
+   * Every replica's TF_CONFIG lists every replica's address, and the kubelet passes it as one
+   * environment variable: past Linux's limit for one (MAX_ARG_STRLEN) no replica's process starts.
+   * Worked out from the counts and names before anything is built (upstream builds and fails at run
+   * time, and so, with enough replicas, did jobc, out of memory).
+   */
+  private static void validateTfConfigSize(TfJobModel job, List<Finding> out) {
+    if (job.name() == null || job.namespace() == null) {
+      return;
+    }
+    TfJobModel.Replica biggest = null;
+    for (TfJobModel.Replica r : job.replicas().values()) {
+      if (r.count() < 0) {
+        return; // reported above
+      }
+      boolean counts = !job.enableDynamicWorker() || r == job.replica(TfReplicaType.PS);
+      if (counts && (biggest == null || r.count() > biggest.count())) {
+        biggest = r;
+      }
+    }
+    long longest = TfOutputSize.longestTfConfig(job);
+    if (biggest == null || TfOutputSize.ENV_PREFIX + longest <= ApiLimits.ENV_STRING_BYTES) {
+      return;
+    }
+    out.add(
+        error(
+            Code.INVALID,
+            REPLICA_SPECS.key(biggest.key()).child("replicas"),
+            "Invalid value: "
+                + biggest.count()
+                + ": TF_CONFIG lists the address of every "
+                + (job.enableDynamicWorker() ? "PS" : "replica")
+                + " ("
+                + (job.enableDynamicWorker() ? biggest.count() : job.totalReplicas())
+                + "): about "
+                + ApiLimits.kib(longest)
+                + " in each pod's environment, more than the "
+                + ApiLimits.kib(ApiLimits.ENV_STRING_BYTES)
+                + " Linux passes to a process in one variable (MAX_ARG_STRLEN), so no replica"
+                + " could start"));
   }
 
   /**

@@ -6,6 +6,8 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.ApiLimits;
+import dev.jobc.k8s.Quantities;
 import dev.jobc.k8s.QuantitySum;
 import dev.jobc.options.Dns;
 import io.fabric8.kubernetes.api.model.Container;
@@ -407,6 +409,25 @@ public final class PodTemplateRules {
         NameFormats.envVarName(e.getName())
             .forEach(msg -> out.add(invalid(at.child("name"), e.getName(), msg)));
       }
+      if (e.getName() != null
+          && e.getValue() != null
+          && ApiLimits.bytes(e.getName()) + 1 + ApiLimits.bytes(e.getValue())
+              > ApiLimits.ENV_STRING_BYTES) {
+        // Not the API server's rule but the node's: the container's process would never start.
+        out.add(
+            error(
+                Code.INVALID,
+                at.child("value"),
+                "Too long: "
+                    + e.getName()
+                    + "=... would be "
+                    + ApiLimits.kib(
+                        ApiLimits.bytes(e.getName()) + 1 + ApiLimits.bytes(e.getValue()))
+                    + ", more than the "
+                    + ApiLimits.kib(ApiLimits.ENV_STRING_BYTES)
+                    + " Linux passes to a process in one environment variable (MAX_ARG_STRLEN):"
+                    + " the container could not start; mount it from a ConfigMap instead"));
+      }
       EnvVarSource from = e.getValueFrom();
       if (from == null) {
         continue;
@@ -508,8 +529,11 @@ public final class PodTemplateRules {
             return;
           }
           Quantity limit = limits.get(name);
-          if (limit != null && number(limit) != null) {
-            int cmp = QuantitySum.value(q).compareTo(QuantitySum.value(limit));
+          if (limit != null && Quantities.value(limit) == null) {
+            return; // reported with the limits
+          }
+          if (limit != null) {
+            int cmp = Quantities.value(q).compareTo(Quantities.value(limit));
             if (cmp != 0 && !overcommitAllowed(name)) {
               out.add(
                   invalid(
@@ -555,8 +579,13 @@ public final class PodTemplateRules {
         out.add(invalid(path, name, "doesn't follow extended resource name standard"));
       }
     }
-    BigDecimal value = number(q);
+    BigDecimal value = Quantities.value(q);
     if (value == null) {
+      // Bad syntax is the schema's to report; a quantity beyond jobc's bounds is reported here.
+      String beyond = Quantities.beyondBounds(Quantities.text(q));
+      if (beyond != null) {
+        out.add(invalid(path, Quantities.text(q), beyond));
+      }
       return false;
     }
     if (value.signum() < 0) {
@@ -566,21 +595,6 @@ public final class PodTemplateRules {
       out.add(invalid(path, QuantitySum.canonical(q), "must be an integer"));
     }
     return true;
-  }
-
-  /**
-   * The value of a quantity, or null when it is none: the schema check has reported a text that is
-   * no quantity (its pattern), and validation goes on past schema errors, so this must not throw.
-   */
-  private static BigDecimal number(Quantity q) {
-    if (q == null || q.getAmount() == null) {
-      return null;
-    }
-    try {
-      return QuantitySum.value(q);
-    } catch (IllegalArgumentException e) {
-      return null;
-    }
   }
 
   private static boolean hugePages(String name) {

@@ -11,7 +11,6 @@ import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Position;
 import dev.jobc.model.Source;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.events.ImplicitTuple;
@@ -30,47 +29,71 @@ class MergeKeysTest {
     return r.documents().get(0).root();
   }
 
+  private static long at(int line, int column) {
+    return NodePositions.pack(new Position(line, column));
+  }
+
   @Test
   void ownKeysWinAndMergedEntriesTakeThePlaceOfTheMergeKey() throws Exception {
     MergeKeys merges = new MergeKeys(1);
-    PositionMaps from = new PositionMaps();
-    from.keys.put("/b", new Position(5, 3));
-    from.keys.put("/c", new Position(6, 3));
-    from.values.put("/c", new Position(6, 6));
+    NodePositions from = NodePositions.mapping();
+    from.add("b", at(5, 3), at(5, 6), null);
+    from.add("c", at(6, 3), at(6, 6), null);
     assertThat(merges.add(object("{\"b\": 1, \"c\": 2}"), from)).isTrue();
+    NodePositions own = NodePositions.mapping();
+    own.add("a", at(1, 1), at(1, 4), null);
+    own.add("b", at(3, 1), at(3, 4), null);
 
-    PositionMaps into = new PositionMaps();
-    ObjectNode merged = merges.apply(object("{\"a\": 0, \"b\": 9}"), "/m", into);
+    NodePositions into = NodePositions.mapping();
+    ObjectNode merged = merges.apply(object("{\"a\": 0, \"b\": 9}"), own, into);
 
     assertThat(merged).isEqualTo(object("{\"a\": 0, \"c\": 2, \"b\": 9}"));
     assertThat(merged.fieldNames()).toIterable().containsExactly("a", "c", "b");
-    // Only the entry that won moves its positions, under the mapping's pointer.
-    assertThat(into.keys).isEqualTo(Map.of("/m/c", new Position(6, 3)));
-    assertThat(into.values).isEqualTo(Map.of("/m/c", new Position(6, 6)));
+    // The positions follow the merged order: own entries keep theirs, the winner brings its own.
+    assertThat(into.size()).isEqualTo(3);
+    assertThat(List.of(into.name(0), into.name(1), into.name(2))).containsExactly("a", "c", "b");
+    assertThat(into.keyAt(1)).isEqualTo(at(6, 3));
+    assertThat(into.valueAt(1)).isEqualTo(at(6, 6));
+    assertThat(into.keyAt(2)).isEqualTo(at(3, 1));
   }
 
   @Test
   void inAListOfMapsTheEarlierMapWins() throws Exception {
     MergeKeys merges = new MergeKeys(0);
-    PositionMaps from = new PositionMaps();
-    from.keys.put("/0/x", new Position(2, 1));
-    from.keys.put("/1/x", new Position(3, 1));
-    from.keys.put("/1/y~1z", new Position(3, 9));
-    JsonNode list = JSON.readTree("[{\"x\": 1}, {\"x\": 2, \"y/z\": 3}]");
-    assertThat(merges.add(list, from)).isTrue();
+    NodePositions first = NodePositions.mapping();
+    first.add("x", at(2, 1), at(2, 4), null);
+    NodePositions second = NodePositions.mapping();
+    second.add("x", at(3, 1), at(3, 4), null);
+    second.add("y/z", at(3, 9), at(3, 14), null);
+    NodePositions list = NodePositions.list();
+    list.add(null, -1L, at(2, 1), first);
+    list.add(null, -1L, at(3, 1), second);
+    JsonNode maps = JSON.readTree("[{\"x\": 1}, {\"x\": 2, \"y/z\": 3}]");
+    assertThat(merges.add(maps, list)).isTrue();
 
-    PositionMaps into = new PositionMaps();
-    ObjectNode merged = merges.apply(object("{}"), "", into);
+    NodePositions into = NodePositions.mapping();
+    ObjectNode merged = merges.apply(object("{}"), NodePositions.mapping(), into);
 
     assertThat(merged).isEqualTo(object("{\"x\": 1, \"y/z\": 3}"));
-    assertThat(into.keys).isEqualTo(Map.of("/x", new Position(2, 1), "/y~1z", new Position(3, 9)));
+    assertThat(into.keyAt(into.indexOf("x"))).isEqualTo(at(2, 1));
+    assertThat(into.keyAt(into.indexOf("y/z"))).isEqualTo(at(3, 9));
+  }
+
+  @Test
+  void aMergedAliasIsAllAtTheAlias() throws Exception {
+    MergeKeys merges = new MergeKeys(0);
+    assertThat(merges.add(object("{\"x\": {\"y\": 1}}"), NodePositions.uniform(at(7, 5)))).isTrue();
+    NodePositions into = NodePositions.mapping();
+    merges.apply(object("{}"), NodePositions.mapping(), into);
+    assertThat(into.keyAt(0)).isEqualTo(at(7, 5));
+    assertThat(into.inner(0).isUniform()).isTrue();
   }
 
   @Test
   void valuesThatAreNotMappingsAreRefused() throws Exception {
     MergeKeys merges = new MergeKeys(0);
-    assertThat(merges.add(JSON.readTree("3"), new PositionMaps())).isFalse();
-    assertThat(merges.add(JSON.readTree("[{\"a\": 1}, 2]"), new PositionMaps())).isFalse();
+    assertThat(merges.add(JSON.readTree("3"), null)).isFalse();
+    assertThat(merges.add(JSON.readTree("[{\"a\": 1}, 2]"), NodePositions.list())).isFalse();
     assertThat(merges.isEmpty()).isTrue();
   }
 

@@ -81,4 +81,86 @@ class YamlEventReaderTest {
     assertThat(YamlEventReader.offsetPosition(text, 6)).isEqualTo(new Position(3, 1));
     assertThat(YamlEventReader.offsetPosition(text, 8)).isEqualTo(new Position(4, 1));
   }
+
+  /**
+   * The whole-text reader against SnakeYAML's own on random texts: the same events with the same
+   * marks, and the same failure (type, message, and for a disallowed character its position and
+   * code point) at the same point of the stream.
+   */
+  @Test
+  void theWholeTextReaderReadsAsSnakeYamlsOwn() {
+    long seed = 22;
+    java.util.Random random = new java.util.Random(seed);
+    String[] pieces = {
+      "a",
+      "b: ",
+      "- ",
+      "[",
+      "]",
+      "{",
+      "}",
+      ", ",
+      "\n",
+      "\r\n",
+      "\r",
+      "  ",
+      "'q'",
+      "\"d\\n\"",
+      "&x ",
+      "*x",
+      "# c\n",
+      "---\n",
+      "|\n  ",
+      ">-\n  ",
+      "? ",
+      ": ",
+      "\t",
+      "\u00e9",
+      "\ud83d\ude00",
+      "\u0085",
+      "\u2028",
+      "\uFEFF",
+      "\u0001",
+      "x".repeat(700),
+      "y".repeat(1023),
+      "\ud800"
+    };
+    for (int n = 0; n < 2_000; n++) {
+      StringBuilder text = new StringBuilder();
+      int count = random.nextInt(12);
+      for (int i = 0; i < count; i++) {
+        text.append(pieces[random.nextInt(pieces.length)]);
+      }
+      String t = text.toString();
+      assertThat(trace(new YamlEventReader.WholeText(t)))
+          .as("seed %d, text %s", seed, dev.jobc.diag.Quoting.quote(t))
+          .isEqualTo(
+              trace(new org.yaml.snakeyaml.reader.StreamReader(new java.io.StringReader(t))));
+    }
+  }
+
+  private static List<String> trace(org.yaml.snakeyaml.reader.StreamReader reader) {
+    List<String> out = new ArrayList<>();
+    org.yaml.snakeyaml.LoaderOptions options = new org.yaml.snakeyaml.LoaderOptions();
+    options.setProcessComments(false);
+    org.yaml.snakeyaml.parser.Parser parser =
+        new org.yaml.snakeyaml.parser.ParserImpl(reader, options);
+    try {
+      for (Event e = parser.getEvent(); e != null; e = parser.getEvent()) {
+        out.add(e + " " + mark(e.getStartMark()) + "-" + mark(e.getEndMark()));
+        if (e.getEventId() == Event.ID.StreamEnd) {
+          break;
+        }
+      }
+    } catch (org.yaml.snakeyaml.reader.ReaderException r) {
+      out.add("reader " + r.getPosition() + " " + r.getCodePoint() + " " + r.getMessage());
+    } catch (RuntimeException e) {
+      out.add(e.getClass().getName() + " " + e.getMessage());
+    }
+    return out;
+  }
+
+  private static String mark(org.yaml.snakeyaml.error.Mark m) {
+    return m == null ? "-" : m.getIndex() + ":" + m.getLine() + ":" + m.getColumn();
+  }
 }

@@ -14,14 +14,16 @@ import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Position;
 import dev.jobc.diag.Suggestions;
 import dev.jobc.load.Document;
+import dev.jobc.load.LoadResult;
 import dev.jobc.load.SourceIndex;
+import dev.jobc.load.YamlLimits;
+import dev.jobc.load.YamlLoader;
 import dev.jobc.model.Source;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -290,49 +292,58 @@ class SchemaValidatorTest {
   }
 
   @Test
-  void pointsAtTheKeyOfUnknownFieldsAndTheValueOfBadValues() {
+  void pointsAtTheKeyOfUnknownFieldsAndTheValueOfBadValues() throws Exception {
     ObjectNode job = pi();
     spec(job).put("slotPerWorker", 2);
     worker(job).put("replicas", "2");
-    SourceIndex positions =
-        new SourceIndex(
-            new Position(1, 1),
-            Map.of(
-                "/spec/slotPerWorker",
-                new Position(9, 3),
-                WORKER + "/replicas",
-                new Position(20, 7)),
-            Map.of(
-                "/spec/slotPerWorker",
-                new Position(9, 18),
-                WORKER + "/replicas",
-                new Position(20, 17)));
-    Document doc = new Document(new Source("job.yaml", ""), 0, job, positions);
+    String text = YAML.writeValueAsString(job);
+    Document doc = loaded(text);
+    Position key = find(text, "slotPerWorker:");
+    Position replicas = find(text, "replicas: \"2\"");
+    Position value = new Position(replicas.line(), replicas.column() + "replicas: ".length());
 
     assertThat(SCHEMAS.validate(doc, V2BETA1, MPIJOB))
         .extracting(Diagnostic::format)
-        .containsExactly(
-            "job.yaml:9:3: error: spec.slotPerWorker: unknown field \"slotPerWorker\"; did you"
+        .containsExactlyInAnyOrder(
+            "job.yaml:"
+                + key.line()
+                + ":"
+                + key.column()
+                + ": error: spec.slotPerWorker: unknown field \"slotPerWorker\"; did you"
                 + " mean \"slotsPerWorker\"?",
-            "job.yaml:20:17: error: spec.mpiReplicaSpecs[Worker].replicas: must be an integer,"
+            "job.yaml:"
+                + value.line()
+                + ":"
+                + value.column()
+                + ": error: spec.mpiReplicaSpecs[Worker].replicas: must be an integer,"
                 + " not a string");
   }
 
   @Test
-  void sortsByPositionAndDropsDuplicates() {
+  void sortsByPositionAndDropsDuplicates() throws Exception {
     ObjectNode job = pi();
     spec(job).put("zzz", 1);
     job.put("aaa", 1);
-    SourceIndex positions =
-        new SourceIndex(
-            new Position(1, 1),
-            Map.of("/spec/zzz", new Position(3, 3), "/aaa", new Position(7, 1)),
-            Map.of());
-    Document doc = new Document(new Source("job.yaml", ""), 0, job, positions);
+    Document doc = loaded(YAML.writeValueAsString(job));
 
     List<Diagnostic> found = SCHEMAS.validate(doc, V2BETA1, MPIJOB);
     assertThat(found).extracting(Diagnostic::path).containsExactly("spec.zzz", "aaa");
     assertThat(found).doesNotHaveDuplicates();
+  }
+
+  /** {@code text} loaded as the one document of job.yaml, with the positions of that text. */
+  private static Document loaded(String text) {
+    LoadResult r = new YamlLoader(YamlLimits.defaults()).load(new Source("job.yaml", text));
+    assertThat(r.diagnostics()).isEmpty();
+    return r.documents().get(0);
+  }
+
+  /** Where {@code needle} first occurs in {@code text}. */
+  private static Position find(String text, String needle) {
+    int at = text.indexOf(needle);
+    assertThat(at).as(needle).isNotNegative();
+    int line = 1 + (int) text.substring(0, at).chars().filter(c -> c == '\n').count();
+    return new Position(line, at - text.lastIndexOf('\n', at - 1));
   }
 
   @Test
@@ -401,7 +412,7 @@ class SchemaValidatorTest {
 
   /** A document without positions: these tests are about paths and messages. */
   private static Document document(JsonNode root) {
-    SourceIndex none = new SourceIndex(new Position(1, 1), Map.of(), Map.of());
+    SourceIndex none = SourceIndex.startingAt(new Position(1, 1));
     return new Document(new Source("test.yaml", ""), 0, root, none);
   }
 

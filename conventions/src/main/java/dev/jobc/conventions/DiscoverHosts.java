@@ -28,12 +28,33 @@ public final class DiscoverHosts {
         : Naming.fqdn(pod, Naming.service(job), namespace, clusterDomain);
   }
 
-  /** The whole script: the shebang line, then {@code echo <entry>} per entry, each line ended. */
+  /**
+   * The whole script: the shebang line, then {@code echo <entry>} per entry, each line ended. An
+   * entry that is not a plain host word (letters, digits, {@code . _ : -}) is single-quoted, so
+   * that no value, whatever the API server or a flag holds, can run as shell code.
+   */
   public static String script(List<String> entries) {
     StringBuilder out = new StringBuilder(SHEBANG).append('\n');
     for (String e : entries) {
-      out.append("echo ").append(e).append('\n');
+      out.append("echo ").append(shellWord(e)).append('\n');
     }
     return out.toString();
+  }
+
+  /** {@code value} as one shell word: as it is when plain, else single-quoted. */
+  public static String shellWord(String value) {
+    boolean plain = !value.isEmpty() && value.charAt(0) != '-';
+    for (int i = 0; plain && i < value.length(); i++) {
+      char c = value.charAt(i);
+      plain =
+          (c >= 'a' && c <= 'z')
+              || (c >= 'A' && c <= 'Z')
+              || (c >= '0' && c <= '9')
+              || c == '.'
+              || c == '_'
+              || c == ':'
+              || c == '-';
+    }
+    return plain ? value : "'" + value.replace("'", "'\\''") + "'";
   }
 }

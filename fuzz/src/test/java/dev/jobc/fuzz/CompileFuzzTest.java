@@ -15,9 +15,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Fuzzes {@link ManifestCompiler#compile}: whatever the text and options, it returns diagnostics
- * and never throws. Input: {@link CompileInput} (YAML behind an optional options line); seeds: the
- * golden cases, plus any input committed under {@code CompileFuzzTestInputs/compile/}.
+ * Fuzzes {@link ManifestCompiler#compile}: whatever the text and options, it returns diagnostics,
+ * never throws, and stays within jobc's memory ceiling ({@link MemoryCeiling}). Input: {@link
+ * CompileInput} (YAML behind an optional options line); seeds: the golden cases, plus any input
+ * committed under {@code CompileFuzzTestInputs/compile/}.
  */
 class CompileFuzzTest {
   private static final TargetRuns RUNS =
@@ -39,7 +40,7 @@ class CompileFuzzTest {
   @MethodSource("seeds")
   @FuzzTest
   void compile(byte[] input) throws Exception {
-    RUNS.execute(input, () -> compileOnce(input));
+    RUNS.execute(input, () -> MemoryCeiling.hold("compile", () -> compileOnce(input)));
   }
 
   private static void compileOnce(byte[] input) {

@@ -44,7 +44,7 @@ class KrmFuzzTest {
   @MethodSource("seeds")
   @FuzzTest
   void krm(byte[] input) throws Exception {
-    RUNS.execute(input, () -> krmOnce(input));
+    RUNS.execute(input, () -> MemoryCeiling.hold("krm", () -> krmOnce(input)));
   }
 
   private static void krmOnce(byte[] input) throws Exception {

@@ -1,13 +1,18 @@
 package dev.jobc.fuzz;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jobc.model.Budget;
 import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The checks that make a fuzzing run fail: findings, and a run that mutated nothing. */
+/**
+ * The checks that make a fuzzing run fail: findings, a run that mutated nothing, an execution past
+ * the memory ceiling.
+ */
 class TargetRunsTest {
   private static final byte[] SEED = "seed".getBytes(StandardCharsets.UTF_8);
 
@@ -41,5 +46,31 @@ class TargetRunsTest {
     runs.execute("more".getBytes(StandardCharsets.UTF_8), () -> {});
     assertThatThrownBy(() -> runs.report(true))
         .hasMessageContaining("1 distinct finding(s): java.lang.IllegalStateException at ");
+  }
+
+  @Test
+  void anExecutionThatAllocatesPastTheCeilingIsAFinding() throws Exception {
+    assertThatCode(() -> MemoryCeiling.hold(64L << 20, () -> waste(16))).doesNotThrowAnyException();
+    assertThatThrownBy(() -> MemoryCeiling.hold(64L << 20, () -> waste(128)))
+        .hasMessageContaining("more than the 64 MiB one execution may");
+  }
+
+  @Test
+  void theFuzzJvmHasJobcsHeap() {
+    var flags = java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments();
+    assertThat(flags).contains("-Xmx" + Budget.HEAP_MIB + "m");
+  }
+
+  /** Allocates {@code mib} MiB, a megabyte at a time, keeping none of it. */
+  private static void waste(int mib) {
+    long sum = 0;
+    for (int i = 0; i < mib; i++) {
+      byte[] block = new byte[1 << 20];
+      block[i % block.length] = 1;
+      sum += block[i % block.length];
+    }
+    if (sum != mib) {
+      throw new IllegalStateException();
+    }
   }
 }

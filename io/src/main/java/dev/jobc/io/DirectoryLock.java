@@ -14,7 +14,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Exclusive use of one output directory by one thread of one process, through an operating-system
- * lock on a file next to it, which the kernel releases when the process dies.
+ * lock on a file inside it, which the kernel releases when the process dies. The file is opened
+ * without following a symbolic link: a link planted in its place is refused, never followed to
+ * create or lock a file elsewhere.
  *
  * <p>The lock file exists only while it is held: the holder deletes it before releasing it, so no
  * file is left for users to ignore. A process that was waiting may then hold a lock on the deleted
@@ -38,6 +40,32 @@ final class DirectoryLock implements AutoCloseable {
     this.check = check;
   }
 
+  /** The lock file's name is taken by something that is not a plain file (a link, a directory). */
+  static final class NotAFile extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    NotAFile(Path file) {
+      super(file.toString());
+    }
+  }
+
+  /**
+   * As {@link #acquire}, or null when the lock file cannot be created (a read-only directory, say,
+   * where no render can be writing either).
+   */
+  static DirectoryLock tryAcquire(Path file) throws IOException {
+    try {
+      return acquire(file);
+    } catch (java.nio.file.AccessDeniedException | NotAFile e) {
+      return null;
+    } catch (java.nio.file.FileSystemException e) {
+      if (String.valueOf(e.getReason()).contains("Read-only file system")) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
   /** Waits until {@code file} is locked by this thread; creates it when needed. */
   static DirectoryLock acquire(Path file) throws IOException {
     // One key per file, whichever link led to it: Java refuses a second lock on a file it holds.
@@ -46,8 +74,7 @@ final class DirectoryLock implements AutoCloseable {
     thread.lock();
     try {
       while (true) {
-        FileChannel locked =
-            FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileChannel locked = open(file, StandardOpenOption.CREATE);
         try {
           locked.lock();
           FileChannel check = sameFile(file);
@@ -75,7 +102,7 @@ final class DirectoryLock implements AutoCloseable {
   private static FileChannel sameFile(Path file) throws IOException {
     FileChannel check;
     try {
-      check = FileChannel.open(file, StandardOpenOption.WRITE);
+      check = open(file);
     } catch (NoSuchFileException e) {
       return null; // deleted by the holder this thread waited for
     }
@@ -93,6 +120,30 @@ final class DirectoryLock implements AutoCloseable {
       check.close();
       throw e;
     }
+  }
+
+  /** {@code file} opened for writing, never through a symbolic link, and only if a plain file. */
+  private static FileChannel open(Path file, StandardOpenOption... more) throws IOException {
+    java.util.Set<java.nio.file.OpenOption> options = new java.util.HashSet<>();
+    options.add(StandardOpenOption.WRITE);
+    options.add(java.nio.file.LinkOption.NOFOLLOW_LINKS);
+    options.addAll(java.util.List.of(more));
+    FileChannel channel;
+    try {
+      channel = FileChannel.open(file, options);
+    } catch (IOException e) {
+      // ELOOP for a link (a plain IOException on JDK 17), EISDIR for a directory.
+      if (Files.isSymbolicLink(file)
+          || Files.isDirectory(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        throw new NotAFile(file);
+      }
+      throw e;
+    }
+    if (!Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      channel.close();
+      throw new NotAFile(file); // a FIFO or a device: nothing jobc made
+    }
+    return channel;
   }
 
   /** Deletes the lock file, then releases the lock. */

@@ -41,10 +41,22 @@ public final class InputFiles {
 
   private static final int CHUNK = 64 * 1024;
 
+  /** What a name's bytes that are not UTF-8 decode to. */
+  private static final char NOT_UTF8 = '\uFFFD';
+
+  /** Why a name's bytes did not decode: they are not UTF-8, or this JVM does not read UTF-8. */
+  private static final String NOT_UTF8_NAME =
+      "UTF-8".equalsIgnoreCase(System.getProperty("sun.jnu.encoding", "UTF-8"))
+          ? "the file name is not valid UTF-8 (shown here with U+FFFD for its bad bytes); rename it"
+          : "the file name cannot be read in this system's file name encoding ("
+              + System.getProperty("sun.jnu.encoding")
+              + "); run jobc in a UTF-8 locale (LC_ALL=C.UTF-8)";
+
   private final InputLimits limits;
   private final InputSelection selection;
   private final List<Source> sources = new ArrayList<>();
   private final List<File> files = new ArrayList<>();
+  private final List<File> directories = new ArrayList<>();
   private final List<Diagnostic> diagnostics = new ArrayList<>();
   private long totalChars;
   private boolean totalExceeded;
@@ -101,13 +113,28 @@ public final class InputFiles {
   }
 
   /**
-   * One file that was read: its name as shown and its path resolved against the working directory.
+   * One file that was read, or a directory that was read through: its name as shown and its path
+   * resolved against the working directory.
    */
-  public record File(String name, Path path) {}
+  public record File(String name, Path path, boolean directory) {
+    public File(String name, Path path) {
+      this(name, path, false);
+    }
+  }
 
   /** Files read, so that writers can refuse to clobber them. */
   public List<File> files() {
     return List.copyOf(files);
+  }
+
+  /**
+   * Files read and the directories named on the command line: what an output directory must neither
+   * hold nor lie in.
+   */
+  public List<File> paths() {
+    List<File> all = new ArrayList<>(files);
+    all.addAll(directories);
+    return List.copyOf(all);
   }
 
   /** One error per input that could not be read. */
@@ -129,6 +156,13 @@ public final class InputFiles {
       // Follows links: a link to a directory is read as that directory.
       attributes = Files.readAttributes(path, BasicFileAttributes.class);
     } catch (NoSuchFileException e) {
+      if (name.indexOf(NOT_UTF8) >= 0) {
+        // The argument's bytes were not UTF-8, the encoding jobc reads names in. Checked before
+        // --allow-missing: such a name may well exist, and reading it as empty would delete its
+        // rendered files.
+        diagnostics.add(error(name, NOT_UTF8_NAME));
+        return;
+      }
       if (selection.missingIsEmpty() && Files.notExists(path, LinkOption.NOFOLLOW_LINKS)) {
         diagnostics.add(note(name, "does not exist; read as an empty directory"));
         return;
@@ -148,8 +182,9 @@ public final class InputFiles {
   }
 
   private void readDirectory(String name, Path directory) {
+    directories.add(new File(name, directory, true));
     List<String> found = new ArrayList<>();
-    // Every *.yaml and *.yml file below, those left out included.
+    // Every *.yaml and *.yml file below, those left out or unreadable by name included.
     int[] yamlFiles = {0};
     try {
       // Links are followed so that a linked job directory is read like any other; the walker
@@ -184,7 +219,13 @@ public final class InputFiles {
               if (!isHidden(file) && isYaml(file) && attrs.isRegularFile()) {
                 yamlFiles[0]++;
                 String relative = relativeName(directory.relativize(file));
-                if (!selection.excluded(relative, join(name, relative))) {
+                if (selection.excluded(relative, join(name, relative))) {
+                  return FileVisitResult.CONTINUE;
+                }
+                if (relative.indexOf(NOT_UTF8) >= 0) {
+                  // Its bytes decode to U+FFFD: no name made of characters reaches it again.
+                  diagnostics.add(error(join(name, relative), NOT_UTF8_NAME));
+                } else {
                   found.add(relative);
                 }
               }

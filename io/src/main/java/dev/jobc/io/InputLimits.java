@@ -1,6 +1,6 @@
 package dev.jobc.io;
 
-import dev.jobc.load.YamlLimits;
+import dev.jobc.model.Budget;
 
 /**
  * How much {@link InputFiles} reads, so that no input ({@code /dev/zero}, an endless pipe, a huge
@@ -21,12 +21,9 @@ public record InputLimits(int maxFileChars, long maxTotalChars) {
   }
 
   /**
-   * 4,000,000 characters per file, the loader's own limit per source (a longer file would be
-   * refused anyway), and 8,000,000 in all: the text stays under 16 MB, and compiling that much
-   * MPIJob text fits a heap of a few hundred MB.
+   * {@link Budget#SOURCE_CHARS} per file (the loader's own limit), {@link Budget#RUN_CHARS} in all.
    */
   public static InputLimits defaults() {
-    int perFile = YamlLimits.defaults().maxSourceChars();
-    return new InputLimits(perFile, 2L * perFile);
+    return new InputLimits(Budget.SOURCE_CHARS, Budget.RUN_CHARS);
   }
 }

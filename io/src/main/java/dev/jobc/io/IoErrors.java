@@ -16,11 +16,11 @@ import java.util.Locale;
  * left on device"), without Java exception names or the absolute paths exceptions carry: callers
  * name the file as the user typed it.
  */
-final class IoErrors {
+public final class IoErrors {
   private IoErrors() {} // don't instantiate
 
   /** Why {@code e} happened, in lower case, without a path. */
-  static String reason(IOException e) {
+  public static String reason(IOException e) {
     if (e instanceof NoSuchFileException) {
       return "no such file or directory";
     }

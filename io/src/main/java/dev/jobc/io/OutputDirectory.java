@@ -1,8 +1,12 @@
 package dev.jobc.io;
 
+import dev.jobc.k8s.ApiLimits;
+import dev.jobc.model.Budget;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
@@ -14,17 +18,21 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFileAttributeView;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
@@ -32,14 +40,31 @@ import java.util.regex.Pattern;
  * whole, and read back for {@code render --check DIR}.
  *
  * <p>Replacing the directory deletes every file the render no longer produces, so jobc replaces
- * only what it wrote. Each render leaves a record, {@value #RECORD}, listing the files it wrote, in
- * the same swap as the files; a directory that holds anything not on that list, or files and no
- * list, is refused. Writers hold a {@link DirectoryLock} while they judge, write and swap, and
- * remove staging directories of renders that died.
+ * only what it wrote. Each render leaves a record, {@value #RECORD}, listing the files it wrote; a
+ * directory that holds anything not on that list, or files and no list, is refused.
+ *
+ * <p>The directory itself is never moved or replaced: a mount point, the caller's working
+ * directory, its owner, group, mode (setgid too) and ACLs all stay. A render writes the files that
+ * change into {@value #SWAP} inside it, makes them durable ({@code fsync}), then commits by writing
+ * a journal there (itself made durable and then renamed into place: one atomic step), and only then
+ * renames each file over its old one and deletes the files it no longer renders. Whatever stops it,
+ * a kill or a power loss, the directory holds the old render or, once the journal is in place,
+ * enough to finish the new one: the next render (or {@code --check}, which reads the directory as
+ * the finished swap would leave it) finishes what the journal says, or removes a staging that never
+ * got a journal. No file is ever the only copy of a render while it is deleted. Writers take turns
+ * through a {@link DirectoryLock} on {@value #LOCK} inside the directory.
  */
 public final class OutputDirectory {
   /** The file inside the directory that lists the files jobc wrote there. */
   public static final String RECORD = ".jobc-files";
+
+  /** The lock every writer (and {@code --check}) of the directory holds while it works. */
+  static final String LOCK = ".jobc-lock";
+
+  /** Where a render stages the files it changes, and its journal. */
+  static final String SWAP = ".jobc-swap";
+
+  private static final String JOURNAL = "journal";
 
   private static final String RECORD_HEADER =
       "# The files jobc rendered into this directory. Commit this file with them: jobc replaces\n"
@@ -48,8 +73,25 @@ public final class OutputDirectory {
   /** The longest file name most file systems accept. */
   private static final int MAX_NAME_BYTES = 255;
 
-  /** A record larger than this is not one jobc wrote (it would list a million files). */
-  private static final long MAX_RECORD_BYTES = 64L * 1024 * 1024;
+  /** A record larger than this is not one jobc wrote (it lists one name per object rendered). */
+  private static final long MAX_RECORD_BYTES = 16L * 1024 * 1024;
+
+  /**
+   * The longest file jobc writes: one object, which the compiler refuses past this (and the API
+   * server well before). A longer file is not one jobc wrote: it is drift, and never read whole.
+   */
+  static final long MAX_FILE_BYTES = 4L * ApiLimits.OBJECT_BYTES;
+
+  /** The most {@code --check} reads of a directory for its diff: twice what a run renders. */
+  static final long MAX_READ_BYTES = 2 * Budget.RUN_OUTPUT_CHARS;
+
+  /**
+   * Called with the name of each step of a replacement, before it is taken: tests stop a
+   * replacement there (a simulated crash), and the system property {@code jobc.test.pauseAt} (a
+   * step name) makes a real jobc process wait at that step to be killed (see {@code
+   * CrashSafetyIT}). Nothing else.
+   */
+  static volatile Consumer<String> steps = OutputDirectory::pauseIfAsked;
 
   private final String name;
   private final Path path;
@@ -90,6 +132,13 @@ public final class OutputDirectory {
       }
     }
   }
+
+  /**
+   * What {@code --check} compares with a render: the directory's files by name (the record among
+   * them), as a finished swap leaves them, and the files too long to be ones jobc wrote (not read;
+   * their text is empty here).
+   */
+  public record Contents(SortedMap<String, String> files, Set<String> notRead) {}
 
   /** The directory as the user typed it. */
   public String name() {
@@ -147,56 +196,64 @@ public final class OutputDirectory {
   }
 
   /**
-   * The files now directly in the directory (the record among them), by name; empty when the
-   * directory does not exist. Does not judge who wrote them.
+   * The files now in the directory as {@link #contents} reads them (the record among them), without
+   * judging who wrote them; one too long to read is given by its size and time of change instead of
+   * its text. Empty when the directory does not exist. For a digest of the output as it is (the
+   * Maven plugin's stamp).
    */
   public SortedMap<String, String> read() throws IOException {
-    return Files.isDirectory(path) ? read(path) : new TreeMap<>();
+    Path dir = directory();
+    if (!Files.isDirectory(dir)) {
+      return new TreeMap<>();
+    }
+    Listing listing = Listing.of(dir);
+    Contents contents = read(dir, listing);
+    SortedMap<String, String> files = new TreeMap<>(contents.files());
+    for (String fileName : contents.notRead()) {
+      Path file = listing.entries.get(fileName);
+      files.put(
+          fileName,
+          "\0not read: " + Files.size(file) + " bytes, " + Files.getLastModifiedTime(file));
+    }
+    return files;
   }
 
   /**
-   * The files in the directory, as {@link #read}, or empty when it does not exist; for comparing
-   * with a render. A render that swaps the directory meanwhile makes this read it again, so the
-   * result is one render's files, never a mix.
+   * The files in the directory, as a finished swap leaves them (a render killed mid-swap is read as
+   * its journal says it ends), or empty when the directory does not exist; for comparing with a
+   * render. Holds the directory's lock while it reads, where it can take it, so the result is one
+   * render's files, never a mix.
    *
    * @throws Refusal when the directory holds something jobc did not write
    */
-  public Optional<SortedMap<String, String>> contents() throws IOException, Refusal {
-    boolean waited = false;
-    for (int attempt = 1; ; attempt++) {
-      Object before = identity(path);
-      if (before == null) {
-        // Between a render's two renames the directory is briefly missing; wait for the render.
-        if (waited || !swapping()) {
-          return Optional.empty();
-        }
-        waited = true;
-        waitForWriters();
-        continue;
-      }
-      try {
-        judge(path, List.of());
-        SortedMap<String, String> files = read(path);
-        if (before.equals(identity(path))) {
-          return Optional.of(files);
-        }
-      } catch (IOException | Refusal e) {
-        if (before.equals(identity(path))) {
-          throw e;
-        }
-      }
-      if (attempt == 100) {
-        throw new IOException(name + ": it kept changing while it was read; try again");
+  public Optional<Contents> contents() throws IOException, Refusal {
+    Path dir = directory();
+    if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
+      return Optional.empty();
+    }
+    if (!Files.isDirectory(dir)) {
+      throw new Refusal("it is not a directory");
+    }
+    DirectoryLock lock = DirectoryLock.tryAcquire(dir.resolve(LOCK));
+    try {
+      Listing listing = Listing.of(dir);
+      judge(listing);
+      return Optional.of(read(dir, listing));
+    } finally {
+      if (lock != null) {
+        lock.close();
       }
     }
   }
 
   /**
-   * Makes the directory hold exactly {@code files} (file name to text) and their record. Everything
-   * is written to a new sibling directory first and then swapped in by renames, so a failure leaves
-   * the directory as it was and a reader never sees a half-written set; when nothing would change,
-   * nothing is touched.
+   * Makes the directory hold exactly {@code files} (file name to text) and their record. The files
+   * that change are staged inside it and swapped in under a journal (see the class comment), so a
+   * failure leaves the directory as it was or as the new render, never without one of them; when
+   * nothing would change, nothing is touched.
    *
+   * @param inputs the files and directories read for this render: the directory must neither hold
+   *     one nor be read as one
    * @return what changed, by file name; empty when the directory already held the render
    * @throws Refusal when the directory holds something jobc did not write, or one of {@code inputs}
    */
@@ -209,100 +266,63 @@ public final class OutputDirectory {
         throw new IllegalArgumentException("file name \"" + fileName + "\": " + problem.get());
       }
     }
-    Path target = target();
-    if (target.getParent() == null) {
+    Path dir = directory();
+    if (dir.getParent() == null) {
       throw new Refusal("it is the root directory");
     }
-    Path parent = target.getParent();
-    createDirectories(parent);
-    String base = target.getFileName().toString();
-    DirectoryLock lock = DirectoryLock.acquire(lockFile(target));
+    if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
+      throw new Refusal("it is not a directory");
+    }
+    judgeInputs(dir, inputs);
+    LegacyStaging.restore(dir);
+    createDirectories(dir);
+    DirectoryLock lock;
     try {
-      // Only under the lock: another writer's swap briefly moves the directory away.
-      if (Files.exists(path, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(path)) {
-        throw new Refusal("it is not a directory");
-      }
-      removeStaging(parent, base);
-      judge(target, inputs);
-      return stageAndSwap(target, files, parent, base);
+      lock = DirectoryLock.acquire(dir.resolve(LOCK));
+    } catch (DirectoryLock.NotAFile e) {
+      throw new Refusal(
+          "it holds "
+              + display(LOCK)
+              + ", which is not jobc's lock file; remove it and render again");
+    }
+    try {
+      step("locked");
+      LegacyStaging.remove(dir);
+      recover(dir);
+      Listing listing = Listing.of(dir);
+      judge(listing);
+      return swap(dir, listing, files);
     } finally {
       lock.close();
     }
   }
 
-  private static List<Change> stageAndSwap(
-      Path target, SortedMap<String, String> files, Path parent, String base) throws IOException {
-    Path fresh = createSibling(parent, "." + base + ".jobc-new-");
-    try {
-      copyPermissions(target, fresh);
-      for (var file : withRecord(files).entrySet()) {
-        Path written = fresh.resolve(file.getKey());
-        try {
-          Files.writeString(written, file.getValue(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-          throw IoErrors.naming(written, e);
-        }
-      }
-      List<Change> changes = changes(target, fresh);
-      if (changes.isEmpty()) {
-        deleteTree(fresh);
-      } else {
-        swap(target, fresh, parent, base);
-      }
-      return changes;
-    } catch (IOException | RuntimeException e) {
-      try {
-        deleteTree(fresh);
-      } catch (IOException cleanup) {
-        e.addSuppressed(cleanup);
-      }
-      throw e;
-    }
-  }
-
   /**
-   * The directory that is swapped: this one, or the one it links to (the link is kept). Absolute,
-   * so that it has a parent to hold the staging directories.
+   * The directory to write: the path the user gave, resolved as the operating system resolves it
+   * ({@code lnk/..} is the parent of where {@code lnk} points, not the working directory), so that
+   * {@code -o} and {@code --check} always mean the same directory. Absolute.
    */
-  private Path target() throws IOException {
-    Path target = path.toAbsolutePath().normalize();
-    return Files.isSymbolicLink(target) && Files.isDirectory(target) ? target.toRealPath() : target;
-  }
-
-  /** The lock every writer of {@code target} takes; see {@link DirectoryLock}. */
-  private static Path lockFile(Path target) {
-    return target.resolveSibling("." + target.getFileName() + ".jobc-lock");
-  }
-
-  /** Whether a render is between its two renames: the old directory is moved away. */
-  private boolean swapping() throws IOException {
-    Path target = target();
-    Pattern old = staging(target.getFileName().toString(), "old");
-    try (DirectoryStream<Path> siblings = Files.newDirectoryStream(target.getParent())) {
-      for (Path sibling : siblings) {
-        if (old.matcher(sibling.getFileName().toString()).matches()) {
-          return true;
+  Path directory() throws IOException {
+    Path absolute = path.toAbsolutePath();
+    Path root = absolute.getRoot();
+    int n = absolute.getNameCount();
+    for (int i = n; i >= 0; i--) {
+      Path prefix = i == 0 ? root : root.resolve(absolute.subpath(0, i));
+      if (Files.exists(prefix)) {
+        Path at = prefix.toRealPath();
+        // What does not exist yet holds no link: its ".." can be resolved by name.
+        for (int j = i; j < n; j++) {
+          String part = absolute.getName(j).toString();
+          if (part.equals("..")) {
+            at = at.getParent() == null ? at : at.getParent();
+          } else if (!part.equals(".")) {
+            at = at.resolve(part);
+          }
         }
+        return at;
       }
-    } catch (NoSuchFileException e) {
-      // No parent, so no render swapping beside it: the directory is simply missing.
-      return false;
     }
-    return false;
-  }
-
-  /** Returns once no render of this directory runs; at once where the lock cannot be taken. */
-  private void waitForWriters() {
-    try {
-      DirectoryLock.acquire(lockFile(target())).close();
-    } catch (IOException e) {
-      // No lock to take (a read-only place, say, where nobody renders either): the caller looks
-      // once more and then reports the directory missing, which is what it is.
-    }
-  }
-
-  private static Pattern staging(String base, String kinds) {
-    return Pattern.compile("\\." + Pattern.quote(base) + "\\.jobc-(" + kinds + ")-\\d+-\\d+");
+    return absolute.normalize();
   }
 
   /**
@@ -315,50 +335,280 @@ public final class OutputDirectory {
     return file + ": " + IoErrors.reason(e);
   }
 
-  /**
-   * Throws when jobc must not replace {@code dir}: it is not a directory, it holds something jobc
-   * did not write, or one of {@code inputs} lies inside it.
-   */
-  private void judge(Path dir, List<InputFiles.File> inputs) throws IOException, Refusal {
-    if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(dir)) {
-      throw new Refusal("it is not a directory");
+  // --- the swap -----------------------------------------------------------------------------
+
+  private List<Change> swap(Path dir, Listing listing, SortedMap<String, String> files)
+      throws IOException {
+    SortedMap<String, String> all = withRecord(files);
+    Path swap = dir.resolve(SWAP);
+    Files.createDirectory(swap);
+    try {
+      List<Change> changes = new ArrayList<>();
+      // The record last: until it is in place, the old one still covers every file.
+      List<String> order = new ArrayList<>(all.keySet());
+      order.remove(RECORD);
+      order.add(RECORD);
+      StringBuilder journal = new StringBuilder();
+      int staged = 0;
+      for (String fileName : order) {
+        byte[] bytes = all.get(fileName).getBytes(StandardCharsets.UTF_8);
+        Path existing = dir.resolve(fileName);
+        boolean there = listing.isFile(fileName);
+        if (there && sameBytes(existing, bytes)) {
+          continue;
+        }
+        step("stage:" + fileName);
+        Path file = swap.resolve(Integer.toString(staged));
+        writeDurably(file, bytes);
+        journal.append(staged).append('\t').append(fileName).append('\n');
+        staged++;
+        changes.add(new Change(fileName, there ? Change.Kind.CHANGED : Change.Kind.ADDED));
+      }
+      for (String fileName : listing.recorded()) {
+        if (!all.containsKey(fileName) && listing.isFile(fileName)) {
+          journal.append("-\t").append(fileName).append('\n');
+          changes.add(new Change(fileName, Change.Kind.REMOVED));
+        }
+      }
+      if (changes.isEmpty()) {
+        deleteTree(swap); // nothing changes: the directory is left as it is
+        return changes;
+      }
+      changes.sort((a, b) -> a.fileName().compareTo(b.fileName()));
+      syncDirectory(swap);
+      // The commit: a journal that is there is whole (written, synced, then renamed).
+      step("journal");
+      Path partial = swap.resolve(JOURNAL + ".tmp");
+      writeDurably(partial, journal.toString().getBytes(StandardCharsets.UTF_8));
+      Files.move(partial, swap.resolve(JOURNAL), StandardCopyOption.ATOMIC_MOVE);
+      syncDirectory(swap);
+      finish(dir, swap, parseJournal(dir, journal.toString()));
+      return changes;
+    } catch (IOException | RuntimeException e) {
+      // Before the journal this only removes the staging; after it, the swap is finished by the
+      // next render (the journal is kept when finishing failed).
+      if (!Files.exists(swap.resolve(JOURNAL))) {
+        try {
+          deleteTree(swap);
+        } catch (IOException cleanup) {
+          e.addSuppressed(cleanup);
+        }
+      }
+      throw e;
     }
+  }
+
+  /** One entry of a journal: staged file {@code staged} becomes {@code fileName}, or (-1) goes. */
+  private record Step(int staged, String fileName) {}
+
+  /**
+   * Carries out a committed swap, from wherever it stopped: every step can be taken again (a staged
+   * file already moved is not there any more; a file already deleted is gone).
+   */
+  private static void finish(Path dir, Path swap, List<Step> journal) throws IOException {
+    for (Step s : journal) {
+      if (s.staged() < 0) {
+        continue;
+      }
+      Path staged = swap.resolve(Integer.toString(s.staged()));
+      if (Files.exists(staged, LinkOption.NOFOLLOW_LINKS)) {
+        step("move:" + s.fileName());
+        Files.move(staged, dir.resolve(s.fileName()), StandardCopyOption.ATOMIC_MOVE);
+      }
+    }
+    for (Step s : journal) {
+      if (s.staged() < 0) {
+        Path gone = dir.resolve(s.fileName());
+        if (Files.isRegularFile(gone, LinkOption.NOFOLLOW_LINKS)) {
+          step("delete:" + s.fileName());
+          Files.delete(gone);
+        }
+      }
+    }
+    syncDirectory(dir);
+    step("cleanup");
+    Files.delete(swap.resolve(JOURNAL));
+    deleteTree(swap);
+    syncDirectory(dir);
+  }
+
+  /**
+   * Finishes a swap a render committed and could not finish (it was killed, or the machine went
+   * down), or removes a staging that never got its journal. Only while holding the lock.
+   */
+  private void recover(Path dir) throws IOException, Refusal {
+    Path swap = dir.resolve(SWAP);
+    if (!Files.isDirectory(swap, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    Path journal = swap.resolve(JOURNAL);
+    if (Files.isRegularFile(journal, LinkOption.NOFOLLOW_LINKS)) {
+      finish(dir, swap, readJournal(dir, journal));
+    } else {
+      deleteTree(swap);
+    }
+  }
+
+  private List<Step> readJournal(Path dir, Path journal) throws IOException, Refusal {
+    if (Files.size(journal) > MAX_RECORD_BYTES) {
+      throw new Refusal(display(SWAP + "/" + JOURNAL) + " is not a journal jobc wrote");
+    }
+    return parseJournal(dir, Files.readString(journal, StandardCharsets.UTF_8));
+  }
+
+  /** The steps of a journal; every name one plain name in the directory, or the record. */
+  private List<Step> parseJournal(Path dir, String text) {
+    List<Step> steps = new ArrayList<>();
+    for (String line : text.split("\n")) {
+      if (line.isEmpty()) {
+        continue;
+      }
+      int tab = line.indexOf('\t');
+      String fileName = tab < 0 ? "" : line.substring(tab + 1);
+      String staged = tab < 0 ? "" : line.substring(0, tab);
+      boolean named = fileName.equals(RECORD) || fileNameProblem(fileName).isEmpty();
+      if (!named || !(staged.equals("-") || staged.matches("\\d{1,9}"))) {
+        throw new IllegalStateException(
+            display(SWAP + "/" + JOURNAL) + " is not a journal jobc wrote: " + line);
+      }
+      steps.add(new Step(staged.equals("-") ? -1 : Integer.parseInt(staged), fileName));
+    }
+    return steps;
+  }
+
+  // --- judging and reading ------------------------------------------------------------------
+
+  /**
+   * What the directory holds, as a finished swap leaves it: entries by name (jobc's lock and a
+   * staging with no journal aside), and the names its record lists.
+   */
+  private static final class Listing {
+    /** Entry name to where its content is now (a staged file for a swap not yet finished). */
+    final Map<String, Path> entries = new LinkedHashMap<>();
+
+    final Set<String> files = new HashSet<>();
+    Set<String> recorded = Set.of();
+    boolean hasRecord;
+
+    static Listing of(Path dir) throws IOException {
+      Listing l = new Listing();
+      for (Path entry : sortedEntries(dir)) {
+        String fileName = entry.getFileName().toString();
+        if (fileName.equals(LOCK) || fileName.equals(SWAP)) {
+          continue;
+        }
+        l.entries.put(fileName, entry);
+        if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+          l.files.add(fileName);
+        }
+      }
+      Path swap = dir.resolve(SWAP);
+      Path journal = swap.resolve(JOURNAL);
+      if (Files.isRegularFile(journal, LinkOption.NOFOLLOW_LINKS)) {
+        // A committed swap nobody finished: read the directory as finishing it would leave it.
+        OutputDirectory reader = new OutputDirectory("", dir);
+        List<Step> steps;
+        try {
+          steps = reader.readJournal(dir, journal);
+        } catch (Refusal | IllegalStateException e) {
+          throw new FileSystemException(journal.toString(), null, e.getMessage());
+        }
+        for (Step s : steps) {
+          if (s.staged() < 0) {
+            l.entries.remove(s.fileName());
+            l.files.remove(s.fileName());
+          } else {
+            Path staged = swap.resolve(Integer.toString(s.staged()));
+            if (Files.isRegularFile(staged, LinkOption.NOFOLLOW_LINKS)) {
+              l.entries.put(s.fileName(), staged);
+              l.files.add(s.fileName());
+            }
+          }
+        }
+      } else if (Files.exists(swap, LinkOption.NOFOLLOW_LINKS)
+          && !Files.isDirectory(swap, LinkOption.NOFOLLOW_LINKS)) {
+        l.entries.put(SWAP, swap); // not jobc's: judged like any other entry
+      }
+      Path record = l.entries.get(RECORD);
+      l.hasRecord = record != null && l.files.contains(RECORD);
+      if (l.hasRecord) {
+        l.recorded = readRecord(record);
+      }
+      return l;
+    }
+
+    boolean isFile(String fileName) {
+      return files.contains(fileName);
+    }
+
+    Set<String> recorded() {
+      return new TreeSet<>(recorded);
+    }
+  }
+
+  /** Throws when jobc must not replace the directory: it holds something jobc did not write. */
+  private void judge(Listing listing) throws Refusal {
+    if (!listing.hasRecord) {
+      if (!listing.entries.isEmpty()) {
+        String first = listing.entries.keySet().iterator().next();
+        throw new Refusal(
+            "it holds "
+                + shownEntry(listing.entries.get(first), first)
+                + " but no "
+                + display(RECORD)
+                + ", the list of files jobc wrote; move your files elsewhere (or, if jobc wrote"
+                + " them, delete them) and render again");
+      }
+      return;
+    }
+    for (Map.Entry<String, Path> entry : listing.entries.entrySet()) {
+      String fileName = entry.getKey();
+      if (!fileName.equals(RECORD)
+          && !(listing.recorded.contains(fileName) && listing.isFile(fileName))) {
+        throw new Refusal(
+            "it contains " + shownEntry(entry.getValue(), fileName) + ", which jobc did not write");
+      }
+    }
+  }
+
+  /**
+   * Throws when the directory holds an input file, or lies inside an input directory where it would
+   * be read as input next time (not below a hidden directory, which reading skips).
+   */
+  private void judgeInputs(Path dir, List<InputFiles.File> inputs) throws IOException, Refusal {
     Path real = canonical(dir);
     for (InputFiles.File input : inputs) {
-      if (canonical(input.path()).startsWith(real)) {
+      if (!input.directory() && canonical(input.path()).startsWith(real)) {
         throw new Refusal(
             "it contains the input " + input.name() + "; write the output somewhere else");
       }
     }
-    if (Files.isDirectory(dir)) {
-      List<Path> entries = sortedEntries(dir);
-      Path record = dir.resolve(RECORD);
-      if (!Files.isRegularFile(record, LinkOption.NOFOLLOW_LINKS)) {
-        if (!entries.isEmpty()) {
-          throw new Refusal(
-              "it holds "
-                  + shownEntry(entries.get(0))
-                  + " but no "
-                  + display(RECORD)
-                  + ", the list of files jobc wrote; move your files elsewhere (or, if jobc wrote"
-                  + " them, delete them) and render again");
+    for (InputFiles.File input : inputs) {
+      if (!input.directory()) {
+        continue;
+      }
+      Path from = canonical(input.path());
+      if (real.startsWith(from)) {
+        boolean hidden = false;
+        for (Path part : from.relativize(real)) {
+          hidden |= part.toString().startsWith(".");
         }
-      } else {
-        Set<String> written = readRecord(record);
-        for (Path entry : entries) {
-          String fileName = entry.getFileName().toString();
-          if (!fileName.equals(RECORD)
-              && !(written.contains(fileName)
-                  && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS))) {
-            throw new Refusal("it contains " + shownEntry(entry) + ", which jobc did not write");
-          }
+        if (!hidden) {
+          throw new Refusal(
+              real.equals(from)
+                  ? "it is the input directory " + input.name() + "; write the output elsewhere"
+                  : "it is inside the input directory "
+                      + input.name()
+                      + ", so the next render would read the files it writes as input; write"
+                      + " the output outside it (or into a hidden directory, which reading"
+                      + " skips)");
         }
       }
     }
   }
 
-  private String shownEntry(Path entry) {
-    String shown = display(entry.getFileName().toString());
+  private String shownEntry(Path entry, String fileName) {
+    String shown = display(fileName);
     return Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) ? shown + "/" : shown;
   }
 
@@ -377,149 +627,125 @@ public final class OutputDirectory {
     return names;
   }
 
-  private static SortedMap<String, String> read(Path dir) throws IOException {
+  /**
+   * The files of a listing by name, each read whole when it is no longer than any file jobc writes
+   * and the directory's files together stay within what {@code --check} reads.
+   */
+  private static Contents read(Path dir, Listing listing) throws IOException {
     SortedMap<String, String> files = new TreeMap<>();
-    for (Path entry : sortedEntries(dir)) {
-      if (Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
-        // Lenient decoding on purpose: bytes that are not UTF-8 are drift, and the diff shows them.
-        files.put(
-            entry.getFileName().toString(),
-            new String(Files.readAllBytes(entry), StandardCharsets.UTF_8));
+    Set<String> notRead = new TreeSet<>();
+    long read = 0;
+    for (Map.Entry<String, Path> entry : listing.entries.entrySet()) {
+      if (!listing.isFile(entry.getKey())) {
+        continue;
       }
+      long size = Files.size(entry.getValue());
+      if (size > MAX_FILE_BYTES || read + size > MAX_READ_BYTES) {
+        files.put(entry.getKey(), "");
+        notRead.add(entry.getKey());
+        continue;
+      }
+      read += size;
+      // Lenient decoding on purpose: bytes that are not UTF-8 are drift, and the diff shows them.
+      files.put(
+          entry.getKey(), new String(Files.readAllBytes(entry.getValue()), StandardCharsets.UTF_8));
     }
-    return files;
+    return new Contents(files, notRead);
+  }
+
+  // --- files --------------------------------------------------------------------------------
+
+  /** Whether {@code file} holds exactly {@code bytes}, read in blocks (never whole). */
+  private static boolean sameBytes(Path file, byte[] bytes) throws IOException {
+    if (Files.size(file) != bytes.length) {
+      return false;
+    }
+    try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+      byte[] block = new byte[64 * 1024];
+      int at = 0;
+      for (int n = in.read(block); n > 0; n = in.read(block)) {
+        if (at + n > bytes.length || !Arrays.equals(block, 0, n, bytes, at, at + n)) {
+          return false;
+        }
+        at += n;
+      }
+      return at == bytes.length;
+    }
+  }
+
+  /** Writes {@code bytes} to a new file and syncs it to the device before returning. */
+  private static void writeDurably(Path file, byte[] bytes) throws IOException {
+    try (FileChannel out =
+        FileChannel.open(
+            file,
+            StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS)) {
+      ByteBuffer buffer = ByteBuffer.wrap(bytes);
+      while (buffer.hasRemaining()) {
+        out.write(buffer);
+      }
+      out.force(true);
+    } catch (IOException e) {
+      throw IoErrors.naming(file, e);
+    }
   }
 
   /**
-   * What tells one version of the directory from the next: every render swaps in a new directory.
-   * Null when it does not exist.
+   * Syncs a directory's entries (the names renamed into and out of it) to the device; where the
+   * platform cannot open a directory for that, renames are as durable as it makes them.
    */
-  private static Object identity(Path dir) throws IOException {
-    try {
-      BasicFileAttributes a = Files.readAttributes(dir, BasicFileAttributes.class);
-      return List.of(Objects.requireNonNullElse(a.fileKey(), ""), a.lastModifiedTime());
-    } catch (NoSuchFileException e) {
-      return null;
+  private static void syncDirectory(Path dir) {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // Not every file system or platform syncs directories (Windows cannot open one).
     }
   }
 
-  /** The files of {@code fresh} compared with those of {@code target}, by name. */
-  private static List<Change> changes(Path target, Path fresh) throws IOException {
-    TreeSet<String> names = new TreeSet<>();
-    for (Path entry : sortedEntries(fresh)) {
-      names.add(entry.getFileName().toString());
-    }
-    if (Files.isDirectory(target)) {
-      for (Path entry : sortedEntries(target)) {
-        names.add(entry.getFileName().toString());
-      }
-    }
-    List<Change> changes = new ArrayList<>();
-    for (String fileName : names) {
-      Path before = target.resolve(fileName);
-      Path after = fresh.resolve(fileName);
-      if (!Files.exists(before, LinkOption.NOFOLLOW_LINKS)) {
-        changes.add(new Change(fileName, Change.Kind.ADDED));
-      } else if (!Files.exists(after, LinkOption.NOFOLLOW_LINKS)) {
-        changes.add(new Change(fileName, Change.Kind.REMOVED));
-      } else if (Files.mismatch(before, after) != -1) {
-        changes.add(new Change(fileName, Change.Kind.CHANGED));
-      }
-    }
-    return changes;
+  /** Runs the step hook: tests stop here; nothing happens otherwise. */
+  private static void step(String name) {
+    steps.accept(name);
   }
 
-  private static void swap(Path target, Path fresh, Path parent, String base) throws IOException {
-    if (!Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
-      move(fresh, target);
+  /**
+   * The hook's default: with the system property {@code jobc.test.pauseAt} naming this step, say so
+   * on standard error and wait for ever, for a test to kill the process there.
+   */
+  private static void pauseIfAsked(String step) {
+    String at = System.getProperty("jobc.test.pauseAt");
+    if (at != null && at.equals(step)) {
+      System.err.println("jobc: paused at " + step);
+      System.err.flush();
+      try {
+        new CountDownLatch(1).await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  /**
+   * Like {@link Files#createDirectories}, parent first, so that a file in the way is named: "not a
+   * directory".
+   */
+  private static void createDirectories(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
       return;
     }
-    // The name must not exist when the old directory is moved to it, so reserve it and free it.
-    Path old = createSibling(parent, "." + base + ".jobc-old-");
-    Files.delete(old);
-    move(target, old);
     try {
-      move(fresh, target);
-    } catch (IOException | RuntimeException e) {
-      move(old, target);
-      throw e;
-    }
-    try {
-      deleteTree(old);
-    } catch (IOException e) {
-      FileSystemException left =
-          new FileSystemException(
-              old.toString(),
-              null,
-              "the new files are in place, but this previous copy could not be removed: "
-                  + IoErrors.reason(e));
-      left.initCause(e);
-      throw left;
-    }
-  }
-
-  /**
-   * Deletes the staging directories of renders of {@code base} that died. Only a lock holder
-   * creates them and every holder removes its own, so while this process holds the lock, any that
-   * exist belong to a render that no longer runs (whatever its process id, which may have been
-   * reused, or belong to another container).
-   */
-  private static void removeStaging(Path parent, String base) throws IOException {
-    Pattern staging = staging(base, "new|old");
-    try (DirectoryStream<Path> siblings = Files.newDirectoryStream(parent)) {
-      for (Path sibling : siblings) {
-        if (staging.matcher(sibling.getFileName().toString()).matches()
-            && Files.isDirectory(sibling, LinkOption.NOFOLLOW_LINKS)) {
-          deleteTree(sibling);
-        }
+      if (dir.getParent() != null) {
+        Files.createDirectories(dir.getParent());
       }
-    }
-  }
-
-  private static void move(Path from, Path to) throws IOException {
-    try {
-      Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      // Same parent, so this only happens on unusual file systems; a plain rename is still one
-      // step.
-      Files.move(from, to);
-    }
-  }
-
-  private static Path createSibling(Path parent, String prefix) throws IOException {
-    // Not Files.createTempDirectory: it creates mode 0700, and the directory is about to become
-    // DIR. The process id says whose it is to someone looking.
-    long pid = ProcessHandle.current().pid();
-    for (int attempt = 0; ; attempt++) {
-      Path candidate = parent.resolve(prefix + pid + "-" + attempt);
-      try {
-        return Files.createDirectory(candidate);
-      } catch (FileAlreadyExistsException e) {
-        if (attempt >= 100) {
-          throw e;
-        }
-      }
-    }
-  }
-
-  /** Like {@link Files#createDirectories}, but a file in the way is "not a directory". */
-  private static void createDirectories(Path dir) throws IOException {
-    try {
-      Files.createDirectories(dir);
+      Files.createDirectory(dir);
     } catch (FileAlreadyExistsException e) {
-      throw new FileSystemException(e.getFile(), null, "Not a directory");
+      if (!Files.isDirectory(dir)) {
+        throw new FileSystemException(e.getFile(), null, "Not a directory");
+      }
     }
   }
 
-  private static void copyPermissions(Path from, Path to) throws IOException {
-    PosixFileAttributeView source = Files.getFileAttributeView(from, PosixFileAttributeView.class);
-    PosixFileAttributeView target = Files.getFileAttributeView(to, PosixFileAttributeView.class);
-    if (source != null && target != null && Files.isDirectory(from)) {
-      target.setPermissions(source.readAttributes().permissions());
-    }
-  }
-
-  private static List<Path> sortedEntries(Path dir) throws IOException {
+  static List<Path> sortedEntries(Path dir) throws IOException {
     List<Path> entries = new ArrayList<>();
     try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
       stream.forEach(entries::add);
@@ -529,16 +755,8 @@ public final class OutputDirectory {
   }
 
   /** The real path of {@code p}, or of its nearest existing ancestor plus the rest. */
-  private static Path canonical(Path p) throws IOException {
-    Path absolute = p.toAbsolutePath().normalize();
-    Path existing = absolute;
-    while (existing != null && !Files.exists(existing)) {
-      existing = existing.getParent();
-    }
-    if (existing == null) {
-      return absolute;
-    }
-    return existing.toRealPath().resolve(existing.relativize(absolute));
+  static Path canonical(Path p) throws IOException {
+    return new OutputDirectory("", p).directory();
   }
 
   /**
@@ -550,10 +768,17 @@ public final class OutputDirectory {
     try {
       target = Path.of(file).toAbsolutePath().normalize();
     } catch (InvalidPathException e) {
+      // Not a path this system can name: shown as the exception has it.
       return file;
     }
     String typed = name;
-    Path at = path.toAbsolutePath().normalize();
+    Path at;
+    try {
+      at = directory();
+    } catch (IOException e) {
+      // Not resolvable (a loop of links, say): relative to the path as given.
+      at = path.toAbsolutePath().normalize();
+    }
     while (!target.startsWith(at)) {
       int slash = typed.lastIndexOf('/');
       String last = typed.substring(slash + 1);
@@ -572,7 +797,7 @@ public final class OutputDirectory {
     return typed.isEmpty() ? relative : InputFiles.join(typed, relative);
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  static void deleteTree(Path root) throws IOException {
     if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
@@ -603,5 +828,64 @@ public final class OutputDirectory {
       out = out.substring(0, out.length() - 1);
     }
     return out;
+  }
+
+  /**
+   * Staging that jobc before this version left next to the directory ({@code .DIR.jobc-new-P-N},
+   * {@code .DIR.jobc-old-P-N}) when it was killed: it swapped by renaming the directory itself, and
+   * a kill between its two renames left no directory at all, the previous render only in the old
+   * copy. The new copy was complete by then, so a missing directory is finished from it, or else
+   * restored from the old one; with the directory there, they are leftovers and go.
+   */
+  static final class LegacyStaging {
+    private LegacyStaging() {}
+
+    private static Pattern pattern(String base, String kinds) {
+      return Pattern.compile("\\." + Pattern.quote(base) + "\\.jobc-(" + kinds + ")-(\\d+-\\d+)");
+    }
+
+    static void restore(Path dir) throws IOException {
+      Path parent = dir.getParent();
+      if (parent == null
+          || Files.exists(dir, LinkOption.NOFOLLOW_LINKS)
+          || !Files.isDirectory(parent)) {
+        return;
+      }
+      String base = dir.getFileName().toString();
+      Pattern old = pattern(base, "old");
+      List<Path> siblings = sortedEntries(parent);
+      for (Path sibling : siblings) {
+        var m = old.matcher(sibling.getFileName().toString());
+        if (m.matches() && Files.isDirectory(sibling, LinkOption.NOFOLLOW_LINKS)) {
+          Path fresh = parent.resolve("." + base + ".jobc-new-" + m.group(2));
+          Path from = Files.isDirectory(fresh, LinkOption.NOFOLLOW_LINKS) ? fresh : sibling;
+          try {
+            Files.move(from, dir, StandardCopyOption.ATOMIC_MOVE);
+          } catch (FileAlreadyExistsException | NoSuchFileException e) {
+            // Another render restored it first.
+          }
+          return;
+        }
+      }
+    }
+
+    static void remove(Path dir) throws IOException {
+      Path parent = dir.getParent();
+      if (parent == null) {
+        return;
+      }
+      Pattern staging = pattern(dir.getFileName().toString(), "new|old");
+      for (Path sibling : sortedEntries(parent)) {
+        if (staging.matcher(sibling.getFileName().toString()).matches()
+            && Files.isDirectory(sibling, LinkOption.NOFOLLOW_LINKS)) {
+          deleteTree(sibling);
+        }
+      }
+      // Its lock file, empty, when that version was killed holding it; never a link's target.
+      Path lock = parent.resolve("." + dir.getFileName() + ".jobc-lock");
+      if (Files.isRegularFile(lock, LinkOption.NOFOLLOW_LINKS) && Files.size(lock) == 0) {
+        Files.deleteIfExists(lock);
+      }
+    }
   }
 }

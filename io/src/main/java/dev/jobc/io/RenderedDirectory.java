@@ -2,9 +2,11 @@ package dev.jobc.io;
 
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
+import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Severity;
 import dev.jobc.model.OutputObject;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,6 +93,8 @@ public final class RenderedDirectory {
           "jobc: error: refusing to replace " + dir.name() + ": " + r.getMessage() + "\n");
     } catch (IOException e) {
       return Outcome.failed("jobc: error: " + dir.describe(e) + "\n");
+    } catch (InvalidPathException e) {
+      return Outcome.failed("jobc: error: " + dir.name() + ": " + unencodable(e) + "\n");
     }
   }
 
@@ -104,7 +108,7 @@ public final class RenderedDirectory {
     if (rendered.isEmpty()) {
       return Outcome.failed(report.toString());
     }
-    Optional<SortedMap<String, String>> contents;
+    Optional<OutputDirectory.Contents> contents;
     try {
       contents = dir.contents();
     } catch (OutputDirectory.Refusal r) {
@@ -112,16 +116,29 @@ public final class RenderedDirectory {
           "jobc: error: refusing to check " + dir.name() + ": " + r.getMessage() + "\n");
     } catch (IOException e) {
       return Outcome.failed("jobc: error: " + dir.describe(e) + "\n");
+    } catch (InvalidPathException e) {
+      return Outcome.failed("jobc: error: " + dir.name() + ": " + unencodable(e) + "\n");
     }
     if (contents.isEmpty()) {
       return new Outcome(
           false, dir.name() + ": error: no such directory\n", List.of(), List.of(), true);
     }
-    SortedMap<String, String> existing = contents.get();
+    SortedMap<String, String> existing = contents.get().files();
+    java.util.Set<String> notRead = contents.get().notRead();
     SortedMap<String, String> expected = OutputDirectory.withRecord(rendered.get());
     TreeSet<String> names = new TreeSet<>(existing.keySet());
     names.addAll(expected.keySet());
     for (String name : names) {
+      if (notRead.contains(name)) {
+        // A file longer than any jobc writes differs, and is not read whole to say how.
+        report
+            .append("--- ")
+            .append(dir.display(name))
+            .append("\n+++ ")
+            .append(expected.containsKey(name) ? name + " (rendered)" : "/dev/null")
+            .append("\n@@ longer than any file jobc writes: not compared line by line @@\n");
+        continue;
+      }
       String before = existing.get(name);
       String after = expected.get(name);
       String oldLabel = before == null ? "/dev/null" : dir.display(name);
@@ -142,10 +159,26 @@ public final class RenderedDirectory {
         report.length() == 0, report.toString(), List.of(), warnings, report.length() > 0);
   }
 
-  /** File name to text, or empty (after reporting why) when two objects want the same file. */
+  /**
+   * Why a path cannot be named: this JVM encodes file names in a charset without the characters (a
+   * {@code C} or {@code POSIX} locale: ASCII).
+   */
+  static String unencodable(InvalidPathException e) {
+    return "a file name with characters this system's file name encoding ("
+        + System.getProperty("sun.jnu.encoding")
+        + ") cannot hold; run jobc in a UTF-8 locale (LC_ALL=C.UTF-8): "
+        + printable(e.getInput());
+  }
+
+  /**
+   * File name to text, or empty (after reporting why) when two objects want the same file: the same
+   * name, or names that case- or normalization-insensitive file systems take for one ({@link
+   * OutputObject#fileKey}: a rendered directory's Git checkout on macOS or Windows). Each clash is
+   * reported at the later object's input, naming the earlier one's.
+   */
   private static Optional<SortedMap<String, String>> files(
       List<OutputObject> objects, OutputDirectory dir, StringBuilder report) {
-    Map<String, OutputObject> byName = new LinkedHashMap<>();
+    Map<String, OutputObject> byKey = new LinkedHashMap<>();
     SortedMap<String, String> files = new TreeMap<>();
     List<Diagnostic> collisions = new ArrayList<>();
     for (OutputObject object : objects) {
@@ -164,29 +197,75 @@ public final class RenderedDirectory {
             .append('\n');
         continue;
       }
-      OutputObject previous = byName.putIfAbsent(object.fileName(), object);
+      OutputObject previous = byKey.putIfAbsent(OutputObject.fileKey(object.fileName()), object);
       if (previous != null) {
+        // Reported at the one that comes later in the input: renaming it is the usual fix.
         collisions.add(
-            new Diagnostic(
-                Severity.ERROR,
-                Code.DUPLICATE,
-                dir.display(object.fileName()),
-                -1,
-                -1,
-                "",
-                "both "
-                    + describe(previous)
-                    + " and "
-                    + describe(object)
-                    + " would be written to this file; give them distinct names"));
+            later(object, previous)
+                ? collision(previous, object, dir)
+                : collision(object, previous, dir));
       } else {
         files.put(object.fileName(), object.yaml());
       }
     }
+    collisions.sort(Diagnostic.ORDER);
     for (Diagnostic d : collisions) {
       report.append(d.format()).append('\n');
     }
     return collisions.isEmpty() && report.length() == 0 ? Optional.of(files) : Optional.empty();
+  }
+
+  /** Whether {@code a} comes after {@code b} in the input (unknown origins last). */
+  private static boolean later(OutputObject a, OutputObject b) {
+    if (a.origin() == null || b.origin() == null) {
+      return b.origin() != null || a.origin() == null;
+    }
+    int byFile = a.origin().file().compareTo(b.origin().file());
+    if (byFile != 0) {
+      return byFile > 0;
+    }
+    return a.origin().line() != b.origin().line()
+        ? a.origin().line() > b.origin().line()
+        : a.origin().column() > b.origin().column();
+  }
+
+  /** {@code later} would be written where {@code earlier} is, at {@code later}'s input. */
+  private static Diagnostic collision(
+      OutputObject earlier, OutputObject later, OutputDirectory dir) {
+    boolean same = earlier.fileName().equals(later.fileName());
+    String message =
+        "Duplicate value: "
+            + describe(later)
+            + " and "
+            + describe(earlier)
+            + (earlier.origin() == null
+                ? ""
+                : " ("
+                    + Quoting.fileName(earlier.origin().file())
+                    + ":"
+                    + earlier.origin().line()
+                    + ")")
+            + (same
+                ? " would both be written to " + dir.display(later.fileName())
+                : " would be written to "
+                    + Quoting.quote(later.fileName())
+                    + " and "
+                    + Quoting.quote(earlier.fileName())
+                    + ", one file on case- and normalization-insensitive file systems (macOS,"
+                    + " Windows)")
+            + "; give them distinct names";
+    OutputObject.Origin at = later.origin();
+    return at == null
+        ? new Diagnostic(
+            Severity.ERROR, Code.DUPLICATE, dir.display(later.fileName()), -1, -1, "", message)
+        : new Diagnostic(
+            Severity.ERROR,
+            Code.DUPLICATE,
+            at.file(),
+            at.line(),
+            at.column(),
+            "metadata.name",
+            message);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.jobc.maven;
 
 import dev.jobc.diag.Quoting;
 import dev.jobc.io.InputSelection;
+import dev.jobc.model.Budget;
 import dev.jobc.options.CompileOptions;
 import java.io.File;
 import java.io.UncheckedIOException;
@@ -74,6 +75,10 @@ abstract class JobcMojo extends OptionParameters {
     } catch (IllegalArgumentException e) {
       throw new MojoFailureException("jobc: " + e.getMessage(), e);
     }
+    String heap = heapWarning(Runtime.getRuntime().maxMemory());
+    if (heap != null) {
+      getLog().warn(heap);
+    }
     ProjectRender.Result result;
     try {
       result = run(project);
@@ -90,6 +95,27 @@ abstract class JobcMojo extends OptionParameters {
       throw new MojoFailureException(failure(result));
     }
     getLog().info(success(result));
+  }
+
+  /**
+   * A warning when Maven's heap ({@code maxBytes}) is smaller than the one jobc's input limits are
+   * sized for, {@link Budget#HEAP_MIB}, or null. The goals run in Maven's JVM (no fork), so its
+   * heap is jobc's ceiling here; the JVM reports a little less than its {@code -Xmx} (a survivor
+   * space), hence the tenth of slack.
+   */
+  static String heapWarning(long maxBytes) {
+    long mib = maxBytes / (1024 * 1024);
+    if (mib >= Budget.HEAP_MIB * 9L / 10) {
+      return null;
+    }
+    return "jobc: Maven's heap is "
+        + mib
+        + " MiB, less than the "
+        + Budget.HEAP_MIB
+        + " MiB jobc's input limits are sized for: a large input may run out of memory (set"
+        + " MAVEN_OPTS=-Xmx"
+        + Budget.HEAP_MIB
+        + "m or more)";
   }
 
   /** The one-line message of an exception jobc did not expect. */

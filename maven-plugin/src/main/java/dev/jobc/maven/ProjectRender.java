@@ -72,7 +72,7 @@ public record ProjectRender(
       return failed(render, "");
     }
     RenderedDirectory.Outcome outcome =
-        RenderedDirectory.write(render.result().objects(), output(), render.inputs().files());
+        RenderedDirectory.write(render.result().objects(), output(), render.inputs().paths());
     if (!outcome.ok()) {
       return failed(render, outcome.report());
     }

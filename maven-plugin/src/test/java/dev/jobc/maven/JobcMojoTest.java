@@ -65,4 +65,14 @@ class JobcMojoTest {
     assertThat(thrown).isInstanceOf(MojoExecutionException.class);
     assertThat(thrown.getMessage()).isEqualTo("jobc: internal error: java.lang.StackOverflowError");
   }
+
+  @Test
+  void aMavenHeapSmallerThanJobcsCeilingIsAWarning() {
+    assertThat(JobcMojo.heapWarning(256L << 20))
+        .isEqualTo(
+            "jobc: Maven's heap is 256 MiB, less than the 512 MiB jobc's input limits are sized"
+                + " for: a large input may run out of memory (set MAVEN_OPTS=-Xmx512m or more)");
+    // -Xmx512m with the serial collector reports 494 MiB.
+    assertThat(JobcMojo.heapWarning(494L << 20)).isNull();
+  }
 }

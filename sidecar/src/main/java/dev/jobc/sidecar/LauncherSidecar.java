@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ScalableResource;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -105,7 +104,13 @@ final class LauncherSidecar {
     this.gateOpen = Files.exists(s.readyFile());
   }
 
-  /** Runs until a stop is requested (SIGTERM); returns the exit code. */
+  /**
+   * Set when a file the launcher reads cannot be written: the sidecar then exits 1, so that the
+   * kubelet restarts it and the pod shows why, instead of the launcher waiting for ever.
+   */
+  private volatile IOException writeFailed;
+
+  /** Runs until a stop is requested (SIGTERM) or a file cannot be written; the exit code. */
   int run() throws IOException, InterruptedException {
     seed();
     PodWatch watch =
@@ -113,6 +118,10 @@ final class LauncherSidecar {
     try {
       resume();
       termination.awaitStop();
+      if (writeFailed != null) {
+        // Not the job's end: nothing is released; the restarted sidecar picks up from here.
+        return 1;
+      }
       // Before closing the watch: closing interrupts its event thread, which may be in the middle
       // of a clean-up (kubelet sends SIGTERM right after the launcher has ended); finish() waits
       // for that to complete.
@@ -169,7 +178,8 @@ final class LauncherSidecar {
       try {
         AtomicFile.write(s.outputDir().resolve(DISCOVER_HOSTS), script, AtomicFile.EXECUTABLE);
       } catch (IOException e) {
-        throw new UncheckedIOException(e);
+        failWrite(s.outputDir().resolve(DISCOVER_HOSTS), e);
+        return;
       }
       written = script;
       Log.info(DISCOVER_HOSTS + ": " + entries.size() + " Ready worker(s) " + ready.keySet());
@@ -195,7 +205,8 @@ final class LauncherSidecar {
     try {
       AtomicFile.write(s.readyFile(), "ready\n", AtomicFile.READ_ONLY);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      failWrite(s.readyFile(), e);
+      return;
     }
     gateOpen = true;
     events.record(
@@ -264,6 +275,20 @@ final class LauncherSidecar {
       reportedRestarts = restarts;
       // Whether the Job runs the launcher again is decided when this pod stops (finish).
       Log.info("launcher exited with " + code + "; the workers' fate is decided at the stop");
+    }
+  }
+
+  /** Says on one line which file could not be written and why, and stops the sidecar with 1. */
+  private void failWrite(Path file, IOException e) {
+    if (writeFailed == null) {
+      writeFailed = e;
+      Log.info(
+          "error: cannot write "
+              + file
+              + ": "
+              + PodWatch.describe(e)
+              + "; exiting so that the kubelet restarts this container");
+      termination.requestStop();
     }
   }
 

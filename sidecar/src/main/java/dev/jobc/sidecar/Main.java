@@ -3,7 +3,9 @@ package dev.jobc.sidecar;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -25,6 +27,9 @@ import picocli.CommandLine.Command;
     },
     description = "Run-time helper for jobs rendered by jobc.")
 public final class Main implements Runnable {
+  /** Options that only print something: no start line before them. */
+  private static final Set<String> INFORMATIONAL = Set.of("--version", "-V", "--help", "-h");
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
@@ -34,12 +39,26 @@ public final class Main implements Runnable {
     System.exit(code);
   }
 
-  /** Runs one command line; the exit code as documented above. */
+  /**
+   * Runs one command line; the exit code as documented above. The first log line comes at once,
+   * before any API request (a hanging API would otherwise leave the log empty); an error the
+   * command does not handle (an API server that refuses a namespace, a directory that cannot be
+   * written) is one line and exit code 1, never a stack trace.
+   */
   static int execute(Termination termination, String... args) {
+    // --version and --help print what was asked and nothing more (the image's check reads it).
+    if (args.length == 0 || !INFORMATIONAL.containsAll(List.of(args))) {
+      Log.info("starting: " + String.join(" ", args));
+    }
     CommandLine cli =
         new CommandLine(new Main(), new Factory(termination))
             .setErr(new PrintWriter(System.err, true))
             .setOut(new PrintWriter(System.out, true));
+    cli.setExecutionExceptionHandler(
+        (e, commandLine, parseResult) -> {
+          Log.info("error: " + PodWatch.describe(e));
+          return 1;
+        });
     return cli.execute(args);
   }
 

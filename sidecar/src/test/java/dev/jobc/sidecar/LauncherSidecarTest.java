@@ -245,6 +245,41 @@ class LauncherSidecarTest {
   }
 
   @Test
+  void aDiscoverHostsScriptThatCannotBeWrittenEndsTheSidecarWithOne() throws Exception {
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.role = RoleCheck.of(renderedRole(false));
+    // A directory where the script goes: the rename over it fails, as a full or read-only
+    // volume makes every write fail.
+    Files.createDirectories(dir.resolve("broken/discover_hosts.sh/in-the-way"));
+    var settings =
+        new LauncherSidecar.Settings(
+            ApiStandIn.NS,
+            LAUNCHER_POD,
+            JOB,
+            MpiEra.V2BETA1,
+            1,
+            null,
+            null,
+            1,
+            "pi-worker",
+            "Running",
+            0,
+            "mpi-launcher",
+            dir.resolve("config"),
+            dir.resolve("broken"),
+            dir.resolve("ready"));
+    LauncherSidecar sidecar = new LauncherSidecar(client, settings, termination);
+    // Without a stop from outside: the sidecar stops itself, and exits 1 for the kubelet to
+    // restart it, instead of leaving the launcher waiting for a script that never comes.
+    assertThat(sidecar.run()).isEqualTo(1);
+    assertThat(dir.resolve("ready")).as("the gate stays closed").doesNotExist();
+    try (Stream<Path> files = Files.list(dir.resolve("broken"))) {
+      assertThat(files.map(p -> p.getFileName().toString())).noneMatch(n -> n.endsWith(".tmp"));
+    }
+  }
+
+  @Test
   void scaleUpBeyondTheInitialWorkersIsFollowedInNumericOrder() {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));

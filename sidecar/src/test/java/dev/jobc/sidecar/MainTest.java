@@ -11,6 +11,7 @@ import dev.jobc.model.CompileResult;
 import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,80 @@ class MainTest {
         .as("no workers named")
         .isEqualTo(2);
     assertThat(Main.execute(t, "--help")).isZero();
+  }
+
+  /** --version prints the version alone: the image check (SidecarImageIT) reads exactly that. */
+  @Test
+  void versionPrintsNoStartLine() {
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = System.err;
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    int code;
+    try {
+      code = Main.execute(new Termination(), "--version");
+    } finally {
+      System.setErr(err);
+    }
+    assertThat(code).isZero();
+    assertThat(captured.toString(java.nio.charset.StandardCharsets.UTF_8)).isEmpty();
+  }
+
+  /**
+   * The first line comes at once, before the command is even read, so a sidecar stuck on a hanging
+   * API server is never silent; an error the command does not handle (a namespace the API server
+   * refuses, a directory that cannot be written) is one line and exit code 1.
+   */
+  @Test
+  void theFirstLineComesAtStartAndAnErrorIsOneLine(@org.junit.jupiter.api.io.TempDir Path tmp)
+      throws Exception {
+    java.nio.file.Files.writeString(tmp.resolve("hostfile"), "pi-worker-0 slots=1\n");
+    java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+    java.io.PrintStream err = System.err;
+    System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+    int code;
+    try {
+      code =
+          Main.execute(
+              new Termination(),
+              "run",
+              "--job",
+              "pi",
+              "--namespace",
+              "team",
+              "--pod",
+              "pi-launcher",
+              "--launcher-container",
+              "l",
+              // A file where the output directory would be: copying the hostfile fails at once.
+              "--config-dir",
+              tmp.toString(),
+              "--output-dir",
+              "/dev/null/out");
+    } finally {
+      System.setErr(err);
+    }
+    String[] lines = captured.toString(java.nio.charset.StandardCharsets.UTF_8).split("\n");
+    assertThat(lines[0])
+        .endsWith(
+            " jobc-sidecar: starting: run --job pi --namespace team --pod"
+                + " pi-launcher --launcher-container l --config-dir "
+                + tmp
+                + " --output-dir /dev/null/out");
+    assertThat(code).isEqualTo(1);
+    assertThat(lines).noneMatch(l -> l.startsWith("\tat "));
+    assertThat(lines[lines.length - 1])
+        .contains(" jobc-sidecar: error: ")
+        .contains("/dev/null/out");
+  }
+
+  @Test
+  void valuesThatAreNotPlainHostWordsAreQuotedInTheScript() {
+    assertThat(
+            DiscoverHosts.script(
+                List.of("pi-worker-0.pi.team.svc", "pi-worker-1:2", "$(reboot)", "a'b", "-n")))
+        .isEqualTo(
+            "#!/bin/sh\necho pi-worker-0.pi.team.svc\necho pi-worker-1:2\necho '$(reboot)'\n"
+                + "echo 'a'\\''b'\necho '-n'\n");
   }
 
   /**
