@@ -3,14 +3,17 @@ package dev.jobc.replica;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.Finding;
+import dev.jobc.k8s.ApiLimits;
+import dev.jobc.k8s.OutputSize;
 import dev.jobc.kind.JobKind;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 
 /**
  * What every kind of the family has alike as a {@link JobKind}: its name and API version from its
- * {@link Framework}, binding, MultiKueue's pass-through, and the plain target's objects of its
- * {@link ReplicaPlan}. A kind says how it defaults, validates and plans. Immutable and thread-safe.
+ * {@link Framework}, binding, MultiKueue's pass-through, the size of its output, and the plain
+ * target's objects of its {@link ReplicaPlan}. A kind says how it defaults, validates and plans.
+ * Immutable and thread-safe.
  *
  * @param <J> the input record
  * @param <M> the defaulted model
@@ -52,6 +55,48 @@ public abstract class ReplicaJobKind<J, M> implements JobKind<J, M, ReplicaPlan>
   public final Finding renderedElsewhere(M model) {
     return ReplicaKueue.renderedElsewhere(job(model));
   }
+
+  /**
+   * A pod (or Job) and a Service per replica, each about its template's size: the family's env
+   * grows with the replicas only in XGBoost's {@code WORKER_ADDRS}, which the validator already
+   * bounds per pod and over all pods.
+   */
+  @Override
+  public final OutputSize.Estimate outputSize(M model) {
+    ReplicaJob job = job(model);
+    long chars = 0;
+    ReplicaJob.Replica biggest = null;
+    long each = 0;
+    int total = 0;
+    for (ReplicaJob.Replica r : job.replicas().values()) {
+      long one =
+          OutputSize.plus(
+              OutputSize.template(r.spec().template()), OutputSize.OBJECT_OVERHEAD + SERVICE);
+      chars = OutputSize.plus(chars, OutputSize.times(r.count(), one));
+      total += r.count();
+      if (biggest == null || r.count() > biggest.count()) {
+        biggest = r;
+        each = one;
+      }
+    }
+    if (biggest == null) {
+      return new OutputSize.Estimate(0, framework.replicaSpecsPath(), "no replicas");
+    }
+    return new OutputSize.Estimate(
+        chars,
+        framework.replicaSpecsPath().key(biggest.key()).child("replicas"),
+        total
+            + " replicas, the "
+            + biggest.count()
+            + " of type "
+            + biggest.type()
+            + " about "
+            + ApiLimits.kib(each)
+            + " each");
+  }
+
+  /** A replica's headless Service, written. */
+  private static final long SERVICE = 600;
 
   @Override
   public final List<HasMetadata> generate(ReplicaPlan plan) {

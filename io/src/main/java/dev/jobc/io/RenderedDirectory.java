@@ -81,8 +81,8 @@ public final class RenderedDirectory {
     // that cannot be read as jobc's says nothing here; replace refuses it with its reason.
     SortedMap<String, String> before;
     try {
-      before = dir.contents().orElseGet(TreeMap::new);
-    } catch (OutputDirectory.Refusal | IOException e) {
+      before = dir.contents().map(OutputDirectory.Contents::files).orElseGet(TreeMap::new);
+    } catch (OutputDirectory.Refusal | IOException | InvalidPathException e) {
       before = new TreeMap<>();
     }
     List<String> warnings = refused(dir, before, files.get());

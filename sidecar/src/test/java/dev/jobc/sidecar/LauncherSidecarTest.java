@@ -265,6 +265,7 @@ class LauncherSidecarTest {
             "pi-worker",
             "Running",
             0,
+            1,
             "mpi-launcher",
             dir.resolve("config"),
             dir.resolve("broken"),
