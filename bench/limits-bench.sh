@@ -110,7 +110,7 @@ cases = {
     "tfjob-2-workers": lambda: tfjob(2),
     "dgljob-12000-workers": lambda: dgljob(12_000),
     "mpijob-100000-workers": lambda: mpijob(100_000),
-    "mpijob-40000-workers": lambda: mpijob(40_000),
+    "mpijob-12000-workers": lambda: mpijob(12_000),
     "krm-env-3mb": lambda: krm(3_000_000),
     "krm-env-200kb": lambda: krm(200_000),
 }
@@ -156,14 +156,14 @@ cases=(
   "aliases-9-docs|1|0|name: c8|render {in}"
   "long-key-10k-over-10k-items|1|0|kind: ConfigMap|render {in}"
   "nesting-4k|1|1|nesting is deeper than 100 levels|render {in}"
-  "scalar-over-4m|0|1|4194304 characters|render {in}"
+  "scalar-over-4m|0|1|longer than 4000000 characters|render {in}"
   "list-499k-items|0|0|kind: ConfigMap|render {in}"
-  "list-1m-items|0|1|more than 500000 nodes|render {in}"
-  "sources-3x400k-items|0|1|more than 1000000 nodes|render {in}.0.yaml {in}.1.yaml {in}.2.yaml"
+  "list-1m-items|0|1|more than 500000 YAML nodes|render {in}"
+  "sources-3x400k-items|0|1|more than 1000000 YAML nodes|render {in}.0.yaml {in}.1.yaml {in}.2.yaml"
   "tfjob-5000-workers|1|1|TF_CONFIG|render {in}"
   "tfjob-800-workers|0|0|kind: Service|render {in}"
   "mpijob-100000-workers|0|1|ConfigMap|render {in}"
-  "mpijob-40000-workers|0|0|kind: StatefulSet|render {in}"
+  "mpijob-12000-workers|0|0|kind: StatefulSet|render {in}"
   "krm-env-200kb|1|1|(MAX_ARG_STRLEN)|krm < {in}"
 )
 
