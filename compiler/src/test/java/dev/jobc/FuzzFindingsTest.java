@@ -103,7 +103,18 @@ class FuzzFindingsTest {
                         + "            image: i\n            resources:\n"
                         + "              requests: {cpu: graphsage}\n")),
             Code.SCHEMA,
-            "spec.mpiReplicaSpecs[Launcher].template.spec.containers[0].resources.requests[cpu]"));
+            "spec.mpiReplicaSpecs[Launcher].template.spec.containers[0].resources.requests[cpu]"),
+        Arguments.of(
+            Named.of(
+                "a TFJob replica without containers (NullPointerException in TfJobPlanner, from"
+                    + " the TF_CONFIG size check)",
+                "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata:\n  name: cm\n"
+                    + "  namespace: default\nspec:\n  tfReplicaSpecs:\n    Chief:\n"
+                    + "      template:\n        spec:\n          containers:\n"
+                    + "          - name: tensorflow\n            image: i\n    Worker:\n"
+                    + "      replicas: 2\n      template:\n        spec:\n          containers:\n"),
+            Code.REQUIRED,
+            "spec.tfReplicaSpecs[Worker].template.spec.containers"));
   }
 
   @ParameterizedTest

@@ -116,11 +116,15 @@ public final class TfJobPlanner {
 
   /** The first {@code tensorflow} container, or {@code null}. */
   static Container tensorflow(PodTemplateSpec template) {
-    if (template == null || template.getSpec() == null) {
+    // Also asked while validating (the TF_CONFIG size check), before the missing containers are
+    // reported: no containers, or a null one, is no tensorflow container.
+    if (template == null
+        || template.getSpec() == null
+        || template.getSpec().getContainers() == null) {
       return null;
     }
     for (Container c : template.getSpec().getContainers()) {
-      if (TfJob.CONTAINER.equals(c.getName())) {
+      if (c != null && TfJob.CONTAINER.equals(c.getName())) {
         return c;
       }
     }
