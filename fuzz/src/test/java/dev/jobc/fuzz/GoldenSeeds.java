@@ -20,7 +20,8 @@ import java.util.stream.Stream;
 /**
  * The golden cases ({@code golden/cases/<case>/input.yaml} and {@code options.yaml}) as fuzzing
  * seeds, read where the {@code golden.cases} system property (set by fuzz/pom.xml) points, so that
- * every new case seeds the fuzzers too.
+ * every new case seeds the fuzzers too: all of them in regression mode, a sample in fuzzing mode
+ * (see {@link #seedInputs}).
  *
  * <p>Uses Jackson's YAML mapper rather than jobc's loader and writer: seeds are made before Jazzer
  * installs its agent, and every jobc class loaded by then must be instrumented again afterwards, at
@@ -66,9 +67,32 @@ final class GoldenSeeds {
     return inputs;
   }
 
+  /**
+   * The cases a run of a fuzz test starts from: every case, but in fuzzing mode at most {@code
+   * fuzz.seeds} of them (a system property; 0 or none is no limit), evenly spread over the sorted
+   * names so that every kind and version contributes. libFuzzer replays its seeds within its bound
+   * on executions (-runs); without a limit, each new case would take from the inputs it makes.
+   */
+  static List<GoldenInput> seedInputs() {
+    List<GoldenInput> all = inputs();
+    return TargetRuns.fuzzing() ? sample(all, Integer.getInteger("fuzz.seeds", 0)) : all;
+  }
+
+  /** At most {@code max} of {@code all} (all of them when {@code max} is 0), evenly spread. */
+  static <T> List<T> sample(List<T> all, int max) {
+    if (max <= 0 || all.size() <= max) {
+      return all;
+    }
+    List<T> sample = new ArrayList<>(max);
+    for (int i = 0; i < max; i++) {
+      sample.add(all.get((int) ((long) i * all.size() / max)));
+    }
+    return sample;
+  }
+
   /** Seeds of {@link CompileFuzzTest}: each input behind its options line. */
   static Stream<byte[]> compileSeeds() {
-    return inputs().stream()
+    return seedInputs().stream()
         .map(i -> CompileInput.encode(i.options(), i.text()).getBytes(StandardCharsets.UTF_8));
   }
 
@@ -79,7 +103,7 @@ final class GoldenSeeds {
    */
   static Stream<byte[]> krmSeeds() {
     List<String> seeds = new ArrayList<>();
-    for (GoldenInput input : inputs()) {
+    for (GoldenInput input : seedInputs()) {
       List<JsonNode> documents;
       try (MappingIterator<JsonNode> docs =
           YAML.readerFor(JsonNode.class).readValues(input.text())) {

@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 /**
  * Counts the executions of one fuzz target, and among them the inputs this run made (neither a
  * seed, nor a committed input, nor in the corpus the run started from), so that a fuzzing run that
- * never got past replaying what it was given fails instead of passing for fuzzing.
+ * spent its executions replaying what it was given fails instead of passing for fuzzing.
  */
 final class TargetRuns {
   private final String testClassName;
@@ -118,14 +118,18 @@ final class TargetRuns {
 
   /**
    * Prints the counts (to the test's output file under target/surefire-reports); fails when the
-   * target threw, and in fuzzing mode unless the run executed at least one input of its own making.
+   * target threw, and in fuzzing mode unless inputs of the run's own making were at least half of
+   * its bound on executions ({@code jazzer.max_executions}, libFuzzer's -runs, which fuzz/pom.xml
+   * sets), or at least one when it has none (a run bounded by time). libFuzzer executes exactly
+   * that many inputs, its replay of the given ones included, however fast the machine: the minimum
+   * depends on the runs and the given inputs, never on timing.
    */
   void report() {
-    report(fuzzing());
+    report(fuzzing(), Long.getLong("jazzer.max_executions", 0));
   }
 
-  /** {@link #report()}, in fuzzing mode or not. */
-  synchronized void report(boolean fuzzing) {
+  /** {@link #report()}, in fuzzing mode or not, with libFuzzer's {@code runs} (0: no bound). */
+  synchronized void report(boolean fuzzing, long runs) {
     System.out.printf(
         "%s (%s mode): %d executions, %d of them inputs made by this run%n",
         target, fuzzing ? "fuzzing" : "regression", executions.get(), made.get());
@@ -142,13 +146,25 @@ final class TargetRuns {
               + method
               + "/crash-<sha1>)");
     }
-    if (fuzzing && made.get() == 0) {
+    long due = runs > 0 ? runs / 2 : 1;
+    if (fuzzing && made.get() < due) {
+      String given = "the given inputs (seeds, committed inputs, corpus)";
       throw new AssertionError(
-          target
-              + ": "
-              + executions.get()
-              + " executions, all of them given inputs (seeds, committed inputs, corpus): the"
-              + " fuzzer mutated nothing; is fuzz.duration shorter than replaying them takes?");
+          String.format(
+              "%s: %d executions, %d of them inputs made by this run, fewer than %d: %s",
+              target,
+              executions.get(),
+              made.get(),
+              due,
+              runs > 0
+                  ? "half of its "
+                      + runs
+                      + " runs; replaying "
+                      + given
+                      + " took the rest (lower fuzz.seeds or raise the runs)"
+                  : "the fuzzer mutated nothing; is fuzz.duration shorter than replaying "
+                      + given
+                      + " takes?"));
     }
   }
 

@@ -10,8 +10,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The checks that make a fuzzing run fail: findings, a run that mutated nothing, an execution past
- * the memory ceiling.
+ * The checks that make a fuzzing run fail: findings, a run that mutated too little, an execution
+ * past the memory ceiling.
  */
 class TargetRunsTest {
   private static final byte[] SEED = "seed".getBytes(StandardCharsets.UTF_8);
@@ -22,15 +22,28 @@ class TargetRunsTest {
   void aFuzzingRunThatOnlyReplayedItsSeedsFails() throws Exception {
     runs.execute(SEED, () -> {});
     runs.execute(new byte[0], () -> {}); // libFuzzer's first input
-    assertThatThrownBy(() -> runs.report(true)).hasMessageContaining("mutated nothing");
-    assertThatCode(() -> runs.report(false)).doesNotThrowAnyException();
+    assertThatThrownBy(() -> runs.report(true, 0)).hasMessageContaining("mutated nothing");
+    assertThatCode(() -> runs.report(false, 0)).doesNotThrowAnyException();
   }
 
   @Test
   void aFuzzingRunWithAnInputOfItsOwnPasses() throws Exception {
     runs.execute(SEED, () -> {});
     runs.execute("seeds".getBytes(StandardCharsets.UTF_8), () -> {});
-    assertThatCode(() -> runs.report(true)).doesNotThrowAnyException();
+    assertThatCode(() -> runs.report(true, 0)).doesNotThrowAnyException();
+  }
+
+  @Test
+  void aRunBoundedByExecutionsNeedsHalfOfThemOfItsOwn() throws Exception {
+    runs.execute(new byte[0], () -> {});
+    runs.execute(SEED, () -> {});
+    runs.execute("seeds".getBytes(StandardCharsets.UTF_8), () -> {});
+    assertThatThrownBy(() -> runs.report(true, 5))
+        .hasMessageContaining("3 executions, 1 of them inputs made by this run, fewer than 2: half")
+        .hasMessageContaining("half of its 5 runs");
+    runs.execute("seedz".getBytes(StandardCharsets.UTF_8), () -> {});
+    assertThatCode(() -> runs.report(true, 5)).doesNotThrowAnyException();
+    assertThatCode(() -> runs.report(false, 5)).doesNotThrowAnyException();
   }
 
   @Test
@@ -44,7 +57,7 @@ class TargetRunsTest {
                     }))
         .hasMessage("boom");
     runs.execute("more".getBytes(StandardCharsets.UTF_8), () -> {});
-    assertThatThrownBy(() -> runs.report(true))
+    assertThatThrownBy(() -> runs.report(true, 0))
         .hasMessageContaining("1 distinct finding(s): java.lang.IllegalStateException at ");
   }
 
