@@ -87,7 +87,7 @@ public final class ReplicaPodTemplates {
       spec.setInitContainers(init);
     }
     spec.setRestartPolicy(restartPolicy(plan.restartPolicy(replica.type()), inJob));
-    decorate(plan.gang(), plan.name(), replica, meta, spec);
+    decorate(plan.gang(), plan.name(), replica.lower(), meta, spec);
     if (replica.decides()) {
       spec.setServiceAccountName(plan.serviceAccount());
       spec.setInitContainers(
@@ -106,7 +106,7 @@ public final class ReplicaPodTemplates {
    * container just as well, and a container that exits 0 ends the replica rather than running
    * again.
    */
-  static String restartPolicy(String replicaPolicy, boolean inJob) {
+  public static String restartPolicy(String replicaPolicy, boolean inJob) {
     return switch (replicaPolicy) {
       case "ExitCode" -> "Never";
       case "Always" -> inJob ? "OnFailure" : "Always";
@@ -119,8 +119,8 @@ public final class ReplicaPodTemplates {
    * keeps another and warns), the group annotation or label, and for Volcano the replica type in
    * {@code volcano.sh/task-spec}.
    */
-  private static void decorate(
-      GangPlan gang, String job, ReplicaPod replica, ObjectMeta meta, PodSpec spec) {
+  public static void decorate(
+      GangPlan gang, String job, String lowerType, ObjectMeta meta, PodSpec spec) {
     if (gang == null) {
       return;
     }
@@ -130,7 +130,7 @@ public final class ReplicaPodTemplates {
       spec.setSchedulerName(given);
     }
     if (gang.flavor() == Flavor.VOLCANO) {
-      Metadata.annotate(meta, Map.of(VOLCANO_TASK_SPEC, replica.lower()));
+      Metadata.annotate(meta, Map.of(VOLCANO_TASK_SPEC, lowerType));
     }
   }
 }
