@@ -110,7 +110,10 @@ public final class ReplicaDefaults {
       r = r.withRestartPolicy(fw.restartPolicy());
     }
     PodTemplateSpec template = withoutTypeFields(r.template(), at.child("template"), findings);
-    return new ReplicaSpec(r.replicas(), withDefaultPort(fw, template), r.restartPolicy());
+    return new ReplicaSpec(
+        r.replicas(),
+        withDefaultPort(fw.container(), fw.portName(), fw.port(), template),
+        r.restartPolicy());
   }
 
   /**
@@ -136,11 +139,12 @@ public final class ReplicaDefaults {
   }
 
   /**
-   * {@code set<Kind>DefaultPort}: the kind's container, else container 0, gets the kind's named
-   * port after its own ports unless it has a port of that name. A copy: the user's template is
-   * never changed.
+   * {@code set<Kind>DefaultPort} (TFJob's {@code setTensorflowDefaultPort} too): the kind's {@code
+   * container}, else container 0, gets the kind's port {@code portName: port} after its own ports
+   * unless it has a port of that name. A copy: the user's template is never changed.
    */
-  static PodTemplateSpec withDefaultPort(Framework fw, PodTemplateSpec template) {
+  public static PodTemplateSpec withDefaultPort(
+      String container, String portName, int port, PodTemplateSpec template) {
     if (template == null
         || template.getSpec() == null
         || template.getSpec().getContainers() == null
@@ -151,7 +155,7 @@ public final class ReplicaDefaults {
     List<Container> containers = copy.getSpec().getContainers();
     Container target = containers.get(0);
     for (Container c : containers) {
-      if (c != null && fw.container().equals(c.getName())) {
+      if (c != null && container.equals(c.getName())) {
         target = c;
         break;
       }
@@ -162,14 +166,14 @@ public final class ReplicaDefaults {
     List<ContainerPort> ports =
         target.getPorts() == null ? List.of() : new ArrayList<>(target.getPorts());
     for (ContainerPort p : ports) {
-      if (p != null && fw.portName().equals(p.getName())) {
+      if (p != null && portName.equals(p.getName())) {
         return copy;
       }
     }
-    ContainerPort port = new ContainerPort();
-    port.setName(fw.portName());
-    port.setContainerPort(fw.port());
-    target.setPorts(PodTemplates.append(ports, port));
+    ContainerPort added = new ContainerPort();
+    added.setName(portName);
+    added.setContainerPort(port);
+    target.setPorts(PodTemplates.append(ports, added));
     return copy;
   }
 }

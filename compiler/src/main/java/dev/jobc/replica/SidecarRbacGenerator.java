@@ -29,15 +29,7 @@ public final class SidecarRbacGenerator {
     for (ReplicaPod r : plan.replicas()) {
       replicas.add(r.name());
     }
-    replicas.sort(null);
-    List<PolicyRule> rules = new ArrayList<>();
-    rules.add(Rbac.rule("", "pods", null, "get", "list", "watch"));
-    rules.add(
-        plan.pods()
-            ? Rbac.rule("", "pods", replicas, "patch")
-            : Rbac.rule("batch", "jobs", replicas, "patch"));
-    rules.add(Rbac.rule("", "events", null, "create"));
-
+    List<PolicyRule> rules = rules(replicas, plan.pods(), false);
     return objects(
         plan.name(),
         plan.namespace(),
@@ -45,6 +37,27 @@ public final class SidecarRbacGenerator {
         plan.serviceAccount(),
         plan.createAccount(),
         rules);
+  }
+
+  /**
+   * Read pods, and with {@code readJobs} (TFJob's sidecar) Jobs when Jobs carry the replicas; patch
+   * exactly the {@code replicas}' Pods or Jobs, by name; record Events.
+   */
+  public static List<PolicyRule> rules(List<String> replicas, boolean pods, boolean readJobs) {
+    List<String> names = new ArrayList<>(replicas);
+    names.sort(null);
+    List<PolicyRule> rules = new ArrayList<>();
+    rules.add(Rbac.rule("", "pods", null, "get", "list", "watch"));
+    if (pods) {
+      rules.add(Rbac.rule("", "pods", names, "patch"));
+    } else {
+      if (readJobs) {
+        rules.add(Rbac.rule("batch", "jobs", null, "get", "list", "watch"));
+      }
+      rules.add(Rbac.rule("batch", "jobs", names, "patch"));
+    }
+    rules.add(Rbac.rule("", "events", null, "create"));
+    return rules;
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.jobc.tf;
 
-import dev.jobc.k8s.Rbac;
 import dev.jobc.replica.SidecarRbacGenerator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.rbac.PolicyRule;
@@ -23,18 +22,8 @@ public final class TfRbacGenerator {
     for (TfReplica r : plan.replicas()) {
       replicas.add(r.name());
     }
-    replicas.sort(null);
-    List<PolicyRule> rules = new ArrayList<>();
-    rules.add(Rbac.rule("", "pods", null, "get", "list", "watch"));
-    if (plan.pods()) {
-      rules.add(Rbac.rule("", "pods", replicas, "patch"));
-    } else {
-      // Unlike the other kinds' sidecar, TFJob's reads the replicas' Jobs.
-      rules.add(Rbac.rule("batch", "jobs", null, "get", "list", "watch"));
-      rules.add(Rbac.rule("batch", "jobs", replicas, "patch"));
-    }
-    rules.add(Rbac.rule("", "events", null, "create"));
-
+    // Unlike the other kinds' sidecar, TFJob's reads the replicas' Jobs.
+    List<PolicyRule> rules = SidecarRbacGenerator.rules(replicas, plan.pods(), true);
     return SidecarRbacGenerator.objects(
         plan.name(),
         plan.namespace(),
