@@ -74,18 +74,7 @@ public final class ReplicaDefaults {
         }
         ReplicaJob.Replica first = found.get(type);
         if (first != null) {
-          findings.add(
-              Finding.error(
-                  Code.DUPLICATE,
-                  at,
-                  "Duplicate value: "
-                      + Quoting.quote(key)
-                      + " and "
-                      + Quoting.quote(first.key())
-                      + " are both the "
-                      + type
-                      + " replica type (keys are matched case-insensitively); training-operator"
-                      + " would keep one and drop the other"));
+          findings.add(duplicateKey(at, key, first.key(), type));
           continue;
         }
         found.put(type, new ReplicaJob.Replica(type, key, replica(fw, e.getValue(), at, findings)));
@@ -98,6 +87,24 @@ public final class ReplicaDefaults {
       }
     }
     return new ReplicaJob(fw, meta, namespace, run, replicas, annotations.options(), findings);
+  }
+
+  /**
+   * Two keys of the replica specs that name one replica {@code type} (keys are matched
+   * case-insensitively: {@code setTypeNameToCamelCase}). TFJob's defaulting reports it here too.
+   */
+  public static Finding duplicateKey(FieldPath at, String key, String firstKey, String type) {
+    return Finding.error(
+        Code.DUPLICATE,
+        at,
+        "Duplicate value: "
+            + Quoting.quote(key)
+            + " and "
+            + Quoting.quote(firstKey)
+            + " are both the "
+            + type
+            + " replica type (keys are matched case-insensitively); training-operator"
+            + " would keep one and drop the other");
   }
 
   private static ReplicaSpec replica(

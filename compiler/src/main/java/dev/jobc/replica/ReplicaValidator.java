@@ -14,6 +14,7 @@ import dev.jobc.diag.Quoting;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.model.SchedulingPolicy;
+import dev.jobc.options.CompileOptions;
 import dev.jobc.options.Dns;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
@@ -23,9 +24,12 @@ import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -156,7 +160,11 @@ public final class ReplicaValidator {
     }
   }
 
-  private static void validateRunPolicy(RunPolicy run, List<Finding> out) {
+  /**
+   * {@code ValidateRunPolicy}'s {@code managedBy}, and what the webhooks forgot: known clean-pod
+   * policies, no negative counts or durations. TFJob's validator checks them here too.
+   */
+  public static void validateRunPolicy(RunPolicy run, List<Finding> out) {
     oneOf(RUN_POLICY.child("managedBy"), run.managedBy(), MANAGERS, out);
     oneOf(RUN_POLICY.child("cleanPodPolicy"), run.cleanPodPolicy(), CLEAN_POD_POLICIES, out);
     nonNegative(RUN_POLICY.child("backoffLimit"), run.backoffLimit(), out);
@@ -262,8 +270,26 @@ public final class ReplicaValidator {
   }
 
   private static void validateGang(ReplicaJob job, List<Finding> out) {
-    String scheduler = job.options().get(OptionTable.GANG_SCHEDULER);
-    SchedulingPolicy policy = job.runPolicy().schedulingPolicy();
+    Map<FieldPath, PodTemplateSpec> templates = new LinkedHashMap<>();
+    for (ReplicaJob.Replica r : job.each()) {
+      templates.put(at(job, r), r.spec().template());
+    }
+    validateGang(job.options(), job.runPolicy(), job.totalReplicas(), templates, out);
+  }
+
+  /**
+   * Gang-scheduling settings that cannot work: a scheduling policy without a gang scheduler, a
+   * {@code minAvailable} above the job's {@code pods}, a template (by its replica's path) naming
+   * another scheduler. TFJob's validator checks them here too.
+   */
+  public static void validateGang(
+      CompileOptions options,
+      RunPolicy run,
+      int pods,
+      Map<FieldPath, PodTemplateSpec> templates,
+      List<Finding> out) {
+    String scheduler = options.get(OptionTable.GANG_SCHEDULER);
+    SchedulingPolicy policy = run.schedulingPolicy();
     if (scheduler == null) {
       if (policy != null) {
         out.add(
@@ -275,7 +301,6 @@ public final class ReplicaValidator {
       }
       return;
     }
-    int pods = job.totalReplicas();
     if (policy != null && policy.minAvailable() != null && policy.minAvailable() > pods) {
       out.add(
           warning(
@@ -286,22 +311,22 @@ public final class ReplicaValidator {
                   + " pods: the gang can never be complete and every pod stays Pending"));
     }
     String name = GangScheduling.schedulerName(scheduler);
-    for (ReplicaJob.Replica r : job.each()) {
-      var template = r.spec().template();
-      PodSpec pod = template == null ? null : template.getSpec();
-      String given = pod == null ? null : pod.getSchedulerName();
-      if (given != null && !given.isEmpty() && !given.equals(name)) {
-        // training-operator keeps it, with the warning event below.
-        out.add(
-            warning(
-                at(job, r).child("template").child("spec").child("schedulerName"),
-                "Another scheduler is specified when gang-scheduling is enabled and it will not"
-                    + " be overwritten: "
-                    + Quoting.quote(given)
-                    + " is kept, so these pods are not gang-scheduled by "
-                    + Quoting.quote(name)));
-      }
-    }
+    templates.forEach(
+        (at, template) -> {
+          PodSpec pod = template == null ? null : template.getSpec();
+          String given = pod == null ? null : pod.getSchedulerName();
+          if (given != null && !given.isEmpty() && !given.equals(name)) {
+            // training-operator keeps it, with the warning event below.
+            out.add(
+                warning(
+                    at.child("template").child("spec").child("schedulerName"),
+                    "Another scheduler is specified when gang-scheduling is enabled and it will"
+                        + " not be overwritten: "
+                        + Quoting.quote(given)
+                        + " is kept, so these pods are not gang-scheduled by "
+                        + Quoting.quote(name)));
+          }
+        });
   }
 
   /** Kubernetes' default {@code backoffLimit} of a Job. */

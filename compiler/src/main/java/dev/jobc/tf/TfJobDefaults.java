@@ -65,18 +65,7 @@ public final class TfJobDefaults {
         }
         TfJobModel.Replica first = replicas.get(type);
         if (first != null) {
-          findings.add(
-              Finding.error(
-                  Code.DUPLICATE,
-                  at,
-                  "Duplicate value: "
-                      + Quoting.quote(key)
-                      + " and "
-                      + Quoting.quote(first.key())
-                      + " are both the "
-                      + type.specName()
-                      + " replica type (keys are matched case-insensitively); training-operator"
-                      + " would keep one and drop the other"));
+          findings.add(ReplicaDefaults.duplicateKey(at, key, first.key(), type.specName()));
           continue;
         }
         replicas.put(type, new TfJobModel.Replica(key, replica(e.getValue())));

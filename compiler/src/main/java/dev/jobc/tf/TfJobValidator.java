@@ -11,19 +11,20 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
-import dev.jobc.k8s.GangScheduling;
 import dev.jobc.model.RunPolicy;
-import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.options.Dns;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
+import dev.jobc.replica.ReplicaValidator;
 import dev.jobc.validate.JobNames;
 import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,12 +40,7 @@ public final class TfJobValidator {
   static final FieldPath RUN_POLICY = FieldPath.of("spec", "runPolicy");
   static final FieldPath REPLICA_SPECS = TfJobDefaults.REPLICA_SPECS;
 
-  /** {@code supportedJobControllers} of {@code pkg/common/util/webhooks.go}. */
-  static final List<String> MANAGERS =
-      List.of("kubeflow.org/training-operator", TfJobKind.MULTIKUEUE);
-
   static final List<String> RESTART_POLICIES = List.of("Always", "OnFailure", "Never", "ExitCode");
-  static final List<String> CLEAN_POD_POLICIES = List.of("All", "Running", "None");
   static final List<String> SUCCESS_POLICIES = List.of("", TfJob.ALL_WORKERS);
 
   /** Kubernetes' default {@code backoffLimit} of a Job. */
@@ -62,7 +58,7 @@ public final class TfJobValidator {
     List<Finding> out = new ArrayList<>(job.findings());
     validateName(job, out);
     JobNames.namespace(job.namespace(), out);
-    validateRunPolicy(job.runPolicy(), out);
+    ReplicaValidator.validateRunPolicy(job.runPolicy(), out);
     oneOf(FieldPath.of("spec", "successPolicy"), job.successPolicy(), SUCCESS_POLICIES, out);
     if (job.replicas() == null) {
       out.add(error(Code.REQUIRED, REPLICA_SPECS, "Required value: must be required"));
@@ -143,26 +139,6 @@ public final class TfJobValidator {
                   + " of a DNS label; shorten the name to at most "
                   + (Dns.LABEL_MAX - (longest.length() - name.length()))
                   + " characters"));
-    }
-  }
-
-  private static void validateRunPolicy(RunPolicy run, List<Finding> out) {
-    oneOf(RUN_POLICY.child("managedBy"), run.managedBy(), MANAGERS, out);
-    oneOf(RUN_POLICY.child("cleanPodPolicy"), run.cleanPodPolicy(), CLEAN_POD_POLICIES, out);
-    nonNegative(RUN_POLICY.child("backoffLimit"), run.backoffLimit(), out);
-    nonNegative(RUN_POLICY.child("ttlSecondsAfterFinished"), run.ttlSecondsAfterFinished(), out);
-    if (run.activeDeadlineSeconds() != null && run.activeDeadlineSeconds() <= 0) {
-      out.add(
-          error(
-              Code.INVALID,
-              RUN_POLICY.child("activeDeadlineSeconds"),
-              "Invalid value: " + run.activeDeadlineSeconds() + ": must be greater than 0"));
-    }
-    SchedulingPolicy policy = run.schedulingPolicy();
-    if (policy != null) {
-      FieldPath p = RUN_POLICY.child("schedulingPolicy");
-      nonNegative(p.child("minAvailable"), policy.minAvailable(), out);
-      nonNegative(p.child("scheduleTimeoutSeconds"), policy.scheduleTimeoutSeconds(), out);
     }
   }
 
@@ -360,50 +336,12 @@ public final class TfJobValidator {
   }
 
   private static void validateGang(TfJobModel job, List<Finding> out) {
-    String scheduler = job.options().get(OptionTable.GANG_SCHEDULER);
-    SchedulingPolicy policy = job.runPolicy().schedulingPolicy();
-    if (scheduler == null) {
-      if (policy != null) {
-        out.add(
-            warning(
-                RUN_POLICY.child("schedulingPolicy"),
-                "ignored: no gang scheduler is set; pass --gang-scheduler volcano,"
-                    + " scheduler-plugins or a scheduler name, or annotate the job with "
-                    + GangScheduling.SCHEDULER_ANNOTATION));
-      }
-      return;
+    Map<FieldPath, PodTemplateSpec> templates = new LinkedHashMap<>();
+    for (TfJobModel.Replica r : job.replicas().values()) {
+      templates.put(REPLICA_SPECS.key(r.key()), r.spec().template());
     }
-    int pods = job.totalReplicas();
-    if (policy != null && policy.minAvailable() != null && policy.minAvailable() > pods) {
-      out.add(
-          warning(
-              RUN_POLICY.child("schedulingPolicy").child("minAvailable"),
-              policy.minAvailable()
-                  + " is more than the job's "
-                  + pods
-                  + " pods: the gang can never be complete and every pod stays Pending"));
-    }
-    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
-      var template = e.getValue().spec().template();
-      PodSpec pod = template == null ? null : template.getSpec();
-      String given = pod == null ? null : pod.getSchedulerName();
-      String name = GangScheduling.schedulerName(scheduler);
-      if (given != null && !given.isEmpty() && !given.equals(name)) {
-        // training-operator keeps it, with the warning event below.
-        out.add(
-            warning(
-                REPLICA_SPECS
-                    .key(e.getValue().key())
-                    .child("template")
-                    .child("spec")
-                    .child("schedulerName"),
-                "Another scheduler is specified when gang-scheduling is enabled and it will not"
-                    + " be overwritten: "
-                    + Quoting.quote(given)
-                    + " is kept, so these pods are not gang-scheduled by "
-                    + Quoting.quote(name)));
-      }
-    }
+    ReplicaValidator.validateGang(
+        job.options(), job.runPolicy(), job.totalReplicas(), templates, out);
   }
 
   /**
