@@ -23,6 +23,7 @@ import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
@@ -124,9 +125,24 @@ public final class ReplicaValidator {
   }
 
   private static void validateName(ReplicaJob job, List<Finding> out) {
-    String name = job.name();
-    if (!JobNames.named(
-        name, job.metadata().getGenerateName(), "every replica's name and address", out)) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (ReplicaJob.Replica r : job.each()) {
+      counts.put(r.lower(), r.count());
+    }
+    validateName(job.metadata(), "every replica's name and address", counts, out);
+  }
+
+  /**
+   * The job's name: there, a DNS-1035 label (the webhooks' rule), and short enough for the Service
+   * of every replica, of which there are {@code counts} per lower-case type. TFJob's validator
+   * checks it here too.
+   *
+   * @param usedBy what the name becomes part of, for the message when it is missing
+   */
+  public static void validateName(
+      ObjectMeta metadata, String usedBy, Map<String, Integer> counts, List<Finding> out) {
+    String name = metadata.getName();
+    if (!JobNames.named(name, metadata.getGenerateName(), usedBy, out)) {
       return;
     }
     List<String> problems = Dns.dns1035Label(name);
@@ -138,8 +154,8 @@ public final class ReplicaValidator {
     // Every replica's Service <job>-<type>-<i> must be a DNS-1035 label; upstream does not check,
     // and its Services then fail to be created.
     String longest = null;
-    for (ReplicaJob.Replica r : job.each()) {
-      String replica = ReplicaLabels.replica(name, r.lower(), Math.max(r.count(), 1) - 1);
+    for (Map.Entry<String, Integer> e : counts.entrySet()) {
+      String replica = ReplicaLabels.replica(name, e.getKey(), Math.max(e.getValue(), 1) - 1);
       if (longest == null || replica.length() > longest.length()) {
         longest = replica;
       }

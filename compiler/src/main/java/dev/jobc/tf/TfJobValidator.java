@@ -6,13 +6,10 @@ import static dev.jobc.validate.FieldRules.nonNegative;
 import static dev.jobc.validate.FieldRules.oneOf;
 
 import dev.jobc.conventions.Naming;
-import dev.jobc.conventions.TfLabels;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
-import dev.jobc.diag.Quoting;
 import dev.jobc.model.RunPolicy;
-import dev.jobc.options.Dns;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.replica.ReplicaValidator;
@@ -103,43 +100,14 @@ public final class TfJobValidator {
   }
 
   private static void validateName(TfJobModel job, List<Finding> out) {
-    String name = job.name();
-    if (!JobNames.named(
-        name, job.metadata().getGenerateName(), "every replica's host name in TF_CONFIG", out)) {
-      return;
-    }
-    List<String> problems = Dns.dns1035Label(name);
-    if (!problems.isEmpty()) {
-      // The webhook's wording: NameIsDNS1035Label's messages joined by ",".
-      out.add(JobNames.invalidName(name, "should match: " + String.join(",", problems)));
-      return;
-    }
-    // Every replica's Service <job>-<type>-<i> must be a DNS-1035 label; upstream does not check
-    // and its Services then fail to be created.
-    String longest = null;
+    Map<String, Integer> counts = new LinkedHashMap<>();
     if (job.replicas() != null) {
       for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
-        int last = Math.max(e.getValue().count(), 1) - 1;
-        String replica = TfLabels.replica(name, e.getKey().lower(), last);
-        if (longest == null || replica.length() > longest.length()) {
-          longest = replica;
-        }
+        counts.put(e.getKey().lower(), e.getValue().count());
       }
     }
-    if (longest != null && longest.length() > Dns.LABEL_MAX) {
-      out.add(
-          JobNames.invalidName(
-              name,
-              "the Service "
-                  + Quoting.quote(longest)
-                  + " would have "
-                  + longest.length()
-                  + " characters, more than the "
-                  + Dns.LABEL_MAX
-                  + " of a DNS label; shorten the name to at most "
-                  + (Dns.LABEL_MAX - (longest.length() - name.length()))
-                  + " characters"));
-    }
+    ReplicaValidator.validateName(
+        job.metadata(), "every replica's host name in TF_CONFIG", counts, out);
   }
 
   private static void validateReplica(
