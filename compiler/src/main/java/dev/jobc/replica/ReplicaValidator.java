@@ -12,6 +12,7 @@ import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.k8s.GangScheduling;
+import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.options.CompileOptions;
@@ -88,7 +89,7 @@ public final class ReplicaValidator {
     ReservedNames reserved =
         new ReservedNames(Set.of(Naming.SIDECAR_TMP_VOLUME), Set.copyOf(initContainers), Set.of());
     for (ReplicaJob.Replica replica : job.each()) {
-      validateReplica(job.framework(), replica, reserved, out);
+      validateReplica(job.framework(), replica.key(), replica.spec(), reserved, out);
     }
     validateTotal(job, out);
     validateGang(job, out);
@@ -200,18 +201,23 @@ public final class ReplicaValidator {
     }
   }
 
-  private static void validateReplica(
-      Framework fw, ReplicaJob.Replica replica, ReservedNames reserved, List<Finding> out) {
-    FieldPath at = fw.replicaSpecsPath().key(replica.key());
-    nonNegative(at.child("replicas"), replica.spec().replicas(), out);
-    oneOf(at.child("restartPolicy"), replica.spec().restartPolicy(), RESTART_POLICIES, out);
+  /**
+   * One replica spec, {@code spec.<replicaSpecs>[key]}: its count and restart policy, the kind's
+   * container among its containers, the Service's ports, the names jobc adds to the pod ({@code
+   * reserved}) and the API server's pod rules. TFJob's validator checks its replicas here too.
+   */
+  public static void validateReplica(
+      Framework fw, String key, ReplicaSpec spec, ReservedNames reserved, List<Finding> out) {
+    FieldPath at = fw.replicaSpecsPath().key(key);
+    nonNegative(at.child("replicas"), spec.replicas(), out);
+    oneOf(at.child("restartPolicy"), spec.restartPolicy(), RESTART_POLICIES, out);
     FieldPath podSpec = at.child("template").child("spec");
     FieldPath containersPath = podSpec.child("containers");
     String needsContainer =
         "Required value: must have at least one container with name "
             // PaddleJob's webhook alone quotes the name (%q).
             + (fw.kind().equals("PaddleJob") ? Quoting.quote(fw.container()) : fw.container());
-    PodSpec pod = replica.spec().template() == null ? null : replica.spec().template().getSpec();
+    PodSpec pod = spec.template() == null ? null : spec.template().getSpec();
     List<Container> containers = pod == null ? null : pod.getContainers();
     if (containers == null || containers.isEmpty()) {
       out.add(error(Code.REQUIRED, containersPath, "Required value: must be specified"));
@@ -236,8 +242,7 @@ public final class ReplicaValidator {
       reserved.check(pod, podSpec, out);
     }
     // What the API server checks in a pod (an image on every container among them).
-    PodTemplateRules.check(
-        replica.spec().template(), at.child("template"), reserved.volumes(), out);
+    PodTemplateRules.check(spec.template(), at.child("template"), reserved.volumes(), out);
     String restart = pod.getRestartPolicy();
     if (restart != null && !restart.isEmpty()) {
       // training-operator's warning event SetPodTemplateRestartPolicy, at render time.
@@ -246,7 +251,7 @@ public final class ReplicaValidator {
               podSpec.child("restartPolicy"),
               "Restart policy in pod template will be overwritten by restart policy in replica"
                   + " spec ("
-                  + replica.spec().restartPolicy()
+                  + spec.restartPolicy()
                   + ")"));
     }
   }

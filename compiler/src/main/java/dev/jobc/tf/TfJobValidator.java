@@ -2,7 +2,6 @@ package dev.jobc.tf;
 
 import static dev.jobc.diag.Finding.error;
 import static dev.jobc.diag.Finding.warning;
-import static dev.jobc.validate.FieldRules.nonNegative;
 import static dev.jobc.validate.FieldRules.oneOf;
 
 import dev.jobc.conventions.Naming;
@@ -14,10 +13,7 @@ import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.replica.ReplicaValidator;
 import dev.jobc.validate.JobNames;
-import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
@@ -37,7 +33,6 @@ public final class TfJobValidator {
   static final FieldPath RUN_POLICY = FieldPath.of("spec", "runPolicy");
   static final FieldPath REPLICA_SPECS = TfJobDefaults.REPLICA_SPECS;
 
-  static final List<String> RESTART_POLICIES = List.of("Always", "OnFailure", "Never", "ExitCode");
   static final List<String> SUCCESS_POLICIES = List.of("", TfJob.ALL_WORKERS);
 
   /** Kubernetes' default {@code backoffLimit} of a Job. */
@@ -66,7 +61,8 @@ public final class TfJobValidator {
       TfReplicaType type = e.getKey();
       TfJobModel.Replica replica = e.getValue();
       FieldPath at = REPLICA_SPECS.key(replica.key());
-      validateReplica(job, type, replica, at, out);
+      ReplicaValidator.validateReplica(
+          TfJob.FRAMEWORK, replica.key(), replica.spec(), RESERVED, out);
       if (type.chiefOrMaster()) {
         chiefOrMaster++;
         if (replica.count() != 1 && replica.count() >= 0) {
@@ -110,62 +106,6 @@ public final class TfJobValidator {
         job.metadata(), "every replica's host name in TF_CONFIG", counts, out);
   }
 
-  private static void validateReplica(
-      TfJobModel job,
-      TfReplicaType type,
-      TfJobModel.Replica replica,
-      FieldPath at,
-      List<Finding> out) {
-    nonNegative(at.child("replicas"), replica.spec().replicas(), out);
-    oneOf(at.child("restartPolicy"), replica.spec().restartPolicy(), RESTART_POLICIES, out);
-    FieldPath podSpec = at.child("template").child("spec");
-    FieldPath containersPath = podSpec.child("containers");
-    PodSpec pod = replica.spec().template() == null ? null : replica.spec().template().getSpec();
-    List<Container> containers = pod == null ? null : pod.getContainers();
-    if (containers == null || containers.isEmpty()) {
-      out.add(error(Code.REQUIRED, containersPath, "Required value: must be specified"));
-      out.add(
-          error(
-              Code.REQUIRED,
-              containersPath,
-              "Required value: must have at least one container with name " + TfJob.CONTAINER));
-      return;
-    }
-    boolean tensorflow = false;
-    for (int i = 0; i < containers.size(); i++) {
-      Container c = containers.get(i);
-      if (c == null) {
-        // no golden case: the schema check refuses a null container before binding
-        // (tfjob-error-null-container).
-        out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
-        continue;
-      }
-      tensorflow |= TfJob.CONTAINER.equals(c.getName());
-    }
-    if (!tensorflow) {
-      out.add(
-          error(
-              Code.REQUIRED,
-              containersPath,
-              "Required value: must have at least one container with name " + TfJob.CONTAINER));
-    }
-    validateServicePorts(containers, containersPath, out);
-    RESERVED.check(pod, podSpec, out);
-    PodTemplateRules.check(
-        replica.spec().template(), at.child("template"), RESERVED.volumes(), out);
-    String restart = pod.getRestartPolicy();
-    if (restart != null && !restart.isEmpty()) {
-      // training-operator's warning event SetPodTemplateRestartPolicy, at render time.
-      out.add(
-          warning(
-              podSpec.child("restartPolicy"),
-              "Restart policy in pod template will be overwritten by restart policy in replica"
-                  + " spec ("
-                  + replica.spec().restartPolicy()
-                  + ")"));
-    }
-  }
-
   /**
    * {@code UpdateJobStatus} declares success only through a Chief or Master, or else through the
    * workers: a job with neither runs until its deadline, which upstream never says.
@@ -183,40 +123,6 @@ public final class TfJobValidator {
               "Required value: a TFJob needs a Chief, a Master or at least one Worker: only they"
                   + " can complete it (training-operator's UpdateJobStatus), so the job would"
                   + " never finish"));
-    }
-  }
-
-  /**
-   * Each replica's Service takes every port of the {@code tensorflow} container ({@code
-   * GetPortsFromJob}); the API server rejects a Service with more than one port unless each has a
-   * name, and defaulting adds {@code tfjob-port} beside the user's ports. Upstream the Service then
-   * fails to be created and the job waits for ever.
-   */
-  private static void validateServicePorts(
-      List<Container> containers, FieldPath containersPath, List<Finding> out) {
-    for (int i = 0; i < containers.size(); i++) {
-      Container c = containers.get(i);
-      if (c == null || !TfJob.CONTAINER.equals(c.getName()) || c.getPorts() == null) {
-        continue;
-      }
-      if (c.getPorts().size() > 1) {
-        for (int p = 0; p < c.getPorts().size(); p++) {
-          ContainerPort port = c.getPorts().get(p);
-          if (port != null && (port.getName() == null || port.getName().isEmpty())) {
-            out.add(
-                error(
-                    Code.REQUIRED,
-                    containersPath.index(i).child("ports").index(p).child("name"),
-                    "Required value: the replica's Service gets every port of the "
-                        + TfJob.CONTAINER
-                        + " container, "
-                        + TfJob.PORT_NAME
-                        + " included, and the API server rejects a Service with more than one"
-                        + " port unless each has a name"));
-          }
-        }
-      }
-      return; // the first tensorflow container is the one upstream reads
     }
   }
 
@@ -265,7 +171,7 @@ public final class TfJobValidator {
     if (run.backoffLimit() == null) {
       for (TfJobModel.Replica replica : job.replicas().values()) {
         String policy = replica.spec().restartPolicy();
-        if (!"Never".equals(policy) && RESTART_POLICIES.contains(policy)) {
+        if (!"Never".equals(policy) && ReplicaValidator.RESTART_POLICIES.contains(policy)) {
           out.add(
               warning(
                   REPLICA_SPECS.key(replica.key()).child("restartPolicy"),
