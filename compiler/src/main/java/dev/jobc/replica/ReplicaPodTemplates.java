@@ -48,15 +48,13 @@ public final class ReplicaPodTemplates {
       template.setMetadata(new ObjectMeta());
     }
     ObjectMeta meta = template.getMetadata();
-    Map<String, String> ours =
-        ReplicaLabels.replicaSelector(
-            plan.framework().operator(), plan.name(), replica.lower(), replica.index());
-    if (replica.masterRole()) {
-      ours.put(ReplicaLabels.JOB_ROLE, ReplicaLabels.MASTER);
-    }
-    ours.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
-    Map<String, String> labels = Metadata.merge(meta.getLabels(), ours);
-    labels.putAll(plan.kueueLabels());
+    Map<String, String> labels =
+        labels(
+            meta,
+            ReplicaLabels.replicaSelector(
+                plan.framework().operator(), plan.name(), replica.lower(), replica.index()),
+            replica.masterRole(),
+            plan.kueueLabels());
     Map<String, String> annotations = new LinkedHashMap<>();
     if (plan.podGroup()) {
       labels.put(ReplicaKueue.POD_GROUP_NAME, plan.name());
@@ -92,12 +90,37 @@ public final class ReplicaPodTemplates {
       spec.setServiceAccountName(plan.serviceAccount());
       spec.setInitContainers(
           PodTemplates.append(spec.getInitContainers(), ReplicaSidecar.container(plan, replica)));
-      Volume tmp = new Volume();
-      tmp.setName(Naming.SIDECAR_TMP_VOLUME);
-      tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
-      spec.setVolumes(PodTemplates.append(spec.getVolumes(), tmp));
+      spec.setVolumes(PodTemplates.append(spec.getVolumes(), sidecarTmpVolume()));
     }
     return template;
+  }
+
+  /**
+   * A replica pod's labels: the template's, then over them the operator's ({@code selector}, with
+   * {@code job-role: master} on a pod {@code IsMasterRole} picks) and jobc's, then the job's Kueue
+   * labels. TFJob's pods are labelled here too.
+   */
+  public static Map<String, String> labels(
+      ObjectMeta meta,
+      Map<String, String> selector,
+      boolean masterRole,
+      Map<String, String> kueueLabels) {
+    Map<String, String> ours = new LinkedHashMap<>(selector);
+    if (masterRole) {
+      ours.put(ReplicaLabels.JOB_ROLE, ReplicaLabels.MASTER);
+    }
+    ours.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
+    Map<String, String> labels = Metadata.merge(meta.getLabels(), ours);
+    labels.putAll(kueueLabels);
+    return labels;
+  }
+
+  /** The sidecar's scratch space: a 1Mi memory-backed emptyDir (TFJob's sidecar's too). */
+  public static Volume sidecarTmpVolume() {
+    Volume tmp = new Volume();
+    tmp.setName(Naming.SIDECAR_TMP_VOLUME);
+    tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
+    return tmp;
   }
 
   /**

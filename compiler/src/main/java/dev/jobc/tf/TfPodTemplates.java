@@ -1,20 +1,15 @@
 package dev.jobc.tf;
 
-import dev.jobc.conventions.MpiLabels;
-import dev.jobc.conventions.Naming;
 import dev.jobc.conventions.TfLabels;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.replica.ReplicaPodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Volume;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -39,14 +34,12 @@ final class TfPodTemplates {
       template.setMetadata(new ObjectMeta());
     }
     ObjectMeta meta = template.getMetadata();
-    Map<String, String> ours =
-        TfLabels.replicaSelector(plan.name(), replica.type().lower(), replica.index());
-    if (replica.masterRole()) {
-      ours.put(TfLabels.JOB_ROLE, TfLabels.MASTER);
-    }
-    ours.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
-    Map<String, String> labels = Metadata.merge(meta.getLabels(), ours);
-    labels.putAll(plan.kueueLabels());
+    Map<String, String> labels =
+        ReplicaPodTemplates.labels(
+            meta,
+            TfLabels.replicaSelector(plan.name(), replica.type().lower(), replica.index()),
+            replica.masterRole(),
+            plan.kueueLabels());
     Map<String, String> annotations = new LinkedHashMap<>();
     if (!inJob
         && !plan.kueueLabels().isEmpty()
@@ -77,10 +70,11 @@ final class TfPodTemplates {
       spec.setAutomountServiceAccountToken(Boolean.FALSE);
       spec.setInitContainers(
           PodTemplates.append(spec.getInitContainers(), TfSidecar.container(plan, replica)));
-      Volume tmp = new Volume();
-      tmp.setName(Naming.SIDECAR_TMP_VOLUME);
-      tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
-      spec.setVolumes(PodTemplates.append(spec.getVolumes(), tmp, SidecarContainer.tokenVolume()));
+      spec.setVolumes(
+          PodTemplates.append(
+              spec.getVolumes(),
+              ReplicaPodTemplates.sidecarTmpVolume(),
+              SidecarContainer.tokenVolume()));
     }
     return template;
   }
