@@ -74,18 +74,7 @@ public final class ReplicaDefaults {
         }
         ReplicaJob.Replica first = found.get(type);
         if (first != null) {
-          findings.add(
-              Finding.error(
-                  Code.DUPLICATE,
-                  at,
-                  "Duplicate value: "
-                      + Quoting.quote(key)
-                      + " and "
-                      + Quoting.quote(first.key())
-                      + " are both the "
-                      + type
-                      + " replica type (keys are matched case-insensitively); training-operator"
-                      + " would keep one and drop the other"));
+          findings.add(duplicateKey(at, key, first.key(), type));
           continue;
         }
         found.put(type, new ReplicaJob.Replica(type, key, replica(fw, e.getValue(), at, findings)));
@@ -100,6 +89,24 @@ public final class ReplicaDefaults {
     return new ReplicaJob(fw, meta, namespace, run, replicas, annotations.options(), findings);
   }
 
+  /**
+   * Two keys of the replica specs that name one replica {@code type} (keys are matched
+   * case-insensitively: {@code setTypeNameToCamelCase}). TFJob's defaulting reports it here too.
+   */
+  public static Finding duplicateKey(FieldPath at, String key, String firstKey, String type) {
+    return Finding.error(
+        Code.DUPLICATE,
+        at,
+        "Duplicate value: "
+            + Quoting.quote(key)
+            + " and "
+            + Quoting.quote(firstKey)
+            + " are both the "
+            + type
+            + " replica type (keys are matched case-insensitively); training-operator"
+            + " would keep one and drop the other");
+  }
+
   private static ReplicaSpec replica(
       Framework fw, ReplicaSpec given, FieldPath at, List<Finding> findings) {
     ReplicaSpec r = given != null ? given : new ReplicaSpec(null, null, null);
@@ -110,7 +117,10 @@ public final class ReplicaDefaults {
       r = r.withRestartPolicy(fw.restartPolicy());
     }
     PodTemplateSpec template = withoutTypeFields(r.template(), at.child("template"), findings);
-    return new ReplicaSpec(r.replicas(), withDefaultPort(fw, template), r.restartPolicy());
+    return new ReplicaSpec(
+        r.replicas(),
+        withDefaultPort(fw.container(), fw.portName(), fw.port(), template),
+        r.restartPolicy());
   }
 
   /**
@@ -136,11 +146,12 @@ public final class ReplicaDefaults {
   }
 
   /**
-   * {@code set<Kind>DefaultPort}: the kind's container, else container 0, gets the kind's named
-   * port after its own ports unless it has a port of that name. A copy: the user's template is
-   * never changed.
+   * {@code set<Kind>DefaultPort} (TFJob's {@code setTensorflowDefaultPort} too): the kind's {@code
+   * container}, else container 0, gets the kind's port {@code portName: port} after its own ports
+   * unless it has a port of that name. A copy: the user's template is never changed.
    */
-  static PodTemplateSpec withDefaultPort(Framework fw, PodTemplateSpec template) {
+  public static PodTemplateSpec withDefaultPort(
+      String container, String portName, int port, PodTemplateSpec template) {
     if (template == null
         || template.getSpec() == null
         || template.getSpec().getContainers() == null
@@ -151,7 +162,7 @@ public final class ReplicaDefaults {
     List<Container> containers = copy.getSpec().getContainers();
     Container target = containers.get(0);
     for (Container c : containers) {
-      if (c != null && fw.container().equals(c.getName())) {
+      if (c != null && container.equals(c.getName())) {
         target = c;
         break;
       }
@@ -162,14 +173,14 @@ public final class ReplicaDefaults {
     List<ContainerPort> ports =
         target.getPorts() == null ? List.of() : new ArrayList<>(target.getPorts());
     for (ContainerPort p : ports) {
-      if (p != null && fw.portName().equals(p.getName())) {
+      if (p != null && portName.equals(p.getName())) {
         return copy;
       }
     }
-    ContainerPort port = new ContainerPort();
-    port.setName(fw.portName());
-    port.setContainerPort(fw.port());
-    target.setPorts(PodTemplates.append(ports, port));
+    ContainerPort added = new ContainerPort();
+    added.setName(portName);
+    added.setContainerPort(port);
+    target.setPorts(PodTemplates.append(ports, added));
     return copy;
   }
 }

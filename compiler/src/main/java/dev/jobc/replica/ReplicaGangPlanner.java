@@ -4,16 +4,24 @@ import dev.jobc.k8s.GangPlan;
 import dev.jobc.k8s.GangPlan.Flavor;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.QuantitySum;
+import dev.jobc.k8s.SidecarContainer;
+import dev.jobc.model.RunPolicy;
 import dev.jobc.model.SchedulingPolicy;
+import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.IntFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * Gang scheduling of a valid job as training-operator v1.9.0 {@code ReconcileJobs} decides it for
@@ -21,26 +29,38 @@ import java.util.TreeMap;
  * default} unless the policy names one; {@code minResources} the policy's or {@code
  * CalcPGMinResources}.
  */
-final class ReplicaGangPlanner {
+public final class ReplicaGangPlanner {
   static final String DEFAULT_QUEUE = "default";
 
   private ReplicaGangPlanner() {}
 
   static Optional<GangPlan> plan(ReplicaJob job) {
-    String scheduler = job.options().get(OptionTable.GANG_SCHEDULER);
+    return plan(
+        job.options(),
+        job.runPolicy(),
+        job.totalReplicas(),
+        minMember -> minResources(job, minMember));
+  }
+
+  /**
+   * The plan for a job of {@code totalReplicas} pods, whose {@code CalcPGMinResources} for a {@code
+   * minMember} is {@code minResources}' (TFJob plans its gang here too).
+   */
+  public static Optional<GangPlan> plan(
+      CompileOptions options,
+      RunPolicy run,
+      int totalReplicas,
+      IntFunction<SortedMap<String, String>> minResources) {
+    String scheduler = options.get(OptionTable.GANG_SCHEDULER);
     if (scheduler == null) {
       return Optional.empty();
     }
     Flavor flavor = GangScheduling.flavor(scheduler);
-    SchedulingPolicy policy = job.runPolicy().schedulingPolicy();
+    SchedulingPolicy policy = run.schedulingPolicy();
     int minMember =
-        policy != null && policy.minAvailable() != null
-            ? policy.minAvailable()
-            : job.totalReplicas();
-    SortedMap<String, String> minResources = GangScheduling.givenMinResources(policy);
-    if (minResources == null) {
-      minResources = minResources(job, minMember);
-    }
+        policy != null && policy.minAvailable() != null ? policy.minAvailable() : totalReplicas;
+    SortedMap<String, String> given = GangScheduling.givenMinResources(policy);
+    SortedMap<String, String> min = given != null ? given : minResources.apply(minMember);
     String queue = null;
     String priorityClass = null;
     if (flavor == Flavor.VOLCANO) {
@@ -49,26 +69,33 @@ final class ReplicaGangPlanner {
           policy != null && nonEmpty(policy.priorityClass()) ? policy.priorityClass() : null;
     }
     return Optional.of(
-        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, minResources));
+        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, min));
   }
 
   /**
-   * {@code CalcPGMinResources}: the first {@code minMember} pods, each counting its containers'
-   * requests, or a container's limits when it has no requests. Upstream orders the types by live
-   * PriorityClass values, ties in Go's random map order; jobc, which cannot look classes up, takes
-   * them in type order. With the default {@code minMember} every pod counts and the order does not
-   * matter.
+   * One replica type as {@code CalcPGMinResources} counts it: its pods, their template, and how
+   * many of its first {@code n} pods carry a jobc-sidecar.
    */
-  static SortedMap<String, String> minResources(ReplicaJob job, int minMember) {
+  public record PodCount(int count, PodTemplateSpec template, IntUnaryOperator sidecars) {}
+
+  /**
+   * {@code CalcPGMinResources}: the first {@code minMember} pods, each counting its containers'
+   * requests, or a container's limits when it has no requests, and the requests of the
+   * jobc-sidecars among them (a native sidecar's requests add to the pod's). Upstream orders the
+   * types by live PriorityClass values, ties in Go's random map order; jobc, which cannot look
+   * classes up, takes them in type order. With the default {@code minMember} every pod counts and
+   * the order does not matter.
+   */
+  public static SortedMap<String, String> minResources(List<PodCount> types, int minMember) {
     Map<String, QuantitySum> sums = new LinkedHashMap<>();
     int pods = 0;
-    for (ReplicaJob.Replica r : job.each()) {
-      int take = Math.max(0, Math.min(r.count(), minMember - pods));
+    for (PodCount t : types) {
+      int take = Math.max(0, Math.min(t.count(), minMember - pods));
       pods += take;
       if (take == 0) {
         continue;
       }
-      for (Container c : r.spec().template().getSpec().getContainers()) {
+      for (Container c : t.template().getSpec().getContainers()) {
         ResourceRequirements res = c.getResources();
         Map<String, Quantity> counted = null;
         if (res != null) {
@@ -77,20 +104,37 @@ final class ReplicaGangPlanner {
                   ? res.getRequests()
                   : res.getLimits();
         }
-        if (counted != null) {
-          int times = take;
-          counted.forEach(
-              (name, q) -> {
-                if (q != null) {
-                  sums.computeIfAbsent(name, k -> new QuantitySum()).add(q, times);
-                }
-              });
-        }
+        add(sums, counted, take);
       }
+      add(sums, SidecarContainer.requests(), t.sidecars().applyAsInt(take));
     }
     SortedMap<String, String> out = new TreeMap<>();
     sums.forEach((name, sum) -> out.put(name, sum.toString()));
     return out;
+  }
+
+  /**
+   * The family's count leaves its sidecars out (unlike TFJob's, which counts the one beside each
+   * deciding pod).
+   */
+  static SortedMap<String, String> minResources(ReplicaJob job, int minMember) {
+    List<PodCount> types = new ArrayList<>();
+    for (ReplicaJob.Replica r : job.each()) {
+      types.add(new PodCount(r.count(), r.spec().template(), n -> 0));
+    }
+    return minResources(types, minMember);
+  }
+
+  private static void add(Map<String, QuantitySum> sums, Map<String, Quantity> counted, int times) {
+    if (counted == null || times == 0) {
+      return;
+    }
+    counted.forEach(
+        (name, q) -> {
+          if (q != null) {
+            sums.computeIfAbsent(name, k -> new QuantitySum()).add(q, times);
+          }
+        });
   }
 
   private static boolean nonEmpty(String s) {

@@ -4,6 +4,8 @@ import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.ReplicaLabels;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.model.RunPolicy;
+import dev.jobc.options.CompileOptions;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicy;
@@ -37,37 +39,61 @@ public final class ReplicaJobGenerator {
 
   public List<Job> generate(ReplicaPlan plan) {
     List<Job> out = new ArrayList<>(plan.replicas().size());
-    RunPolicy run = plan.job().runPolicy();
     for (ReplicaPod r : plan.replicas()) {
-      String policy = plan.restartPolicy(r.type());
-      JobSpec spec = new JobSpec();
-      spec.setBackoffLimit("Never".equals(policy) ? Integer.valueOf(0) : run.backoffLimit());
-      if ("ExitCode".equals(policy)) {
-        spec.setPodFailurePolicy(exitCodePolicy(plan.framework().container()));
-      }
-      spec.setActiveDeadlineSeconds(run.activeDeadlineSeconds());
-      spec.setTtlSecondsAfterFinished(run.ttlSecondsAfterFinished());
-      spec.setSuspend(Boolean.TRUE.equals(run.suspend()) ? Boolean.TRUE : null);
-      // Replace a failed pod only once it has fully terminated (kubernetes/kubernetes#115844).
-      spec.setPodReplacementPolicy("Failed");
-      spec.setTemplate(ReplicaPodTemplates.of(plan, r, true));
-      Map<String, String> labels =
-          new LinkedHashMap<>(
+      out.add(
+          job(
+              r.name(),
+              plan.namespace(),
+              plan.restartPolicy(r.type()),
+              plan.framework().container(),
+              plan.job().runPolicy(),
+              ReplicaPodTemplates.of(plan, r, true),
               ReplicaLabels.replicaSelector(
-                  plan.framework().operator(), plan.name(), r.lower(), r.index()));
-      labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
-      labels.putAll(plan.kueueLabels());
-      Job job = new Job();
-      job.setMetadata(
-          Metadata.of(
-              r.name(), plan.namespace(), labels, Metadata.objectAnnotations(plan.options())));
-      // The sidecar suspends the Job to end the replica: Flux must not undo it (and a Job's
-      // template cannot change after creation anyway).
-      Metadata.annotate(job.getMetadata(), Map.of(Metadata.FLUX_SSA, "IfNotPresent"));
-      job.setSpec(spec);
-      out.add(job);
+                  plan.framework().operator(), plan.name(), r.lower(), r.index()),
+              plan.kueueLabels(),
+              plan.options()));
     }
     return out;
+  }
+
+  /**
+   * The Job {@code name} carrying one replica's pod {@code template}: {@code restartPolicy} is the
+   * replica's as defaulted, {@code container} the kind's, whose exit codes 1-127 fail the replica;
+   * labelled by {@code selector}, jobc's and {@code kueueLabels}. TFJob's generator builds its Jobs
+   * here too.
+   */
+  public static Job job(
+      String name,
+      String namespace,
+      String restartPolicy,
+      String container,
+      RunPolicy run,
+      PodTemplateSpec template,
+      Map<String, String> selector,
+      Map<String, String> kueueLabels,
+      CompileOptions options) {
+    JobSpec spec = new JobSpec();
+    spec.setBackoffLimit("Never".equals(restartPolicy) ? Integer.valueOf(0) : run.backoffLimit());
+    if ("ExitCode".equals(restartPolicy)) {
+      spec.setPodFailurePolicy(exitCodePolicy(container));
+    }
+    spec.setActiveDeadlineSeconds(run.activeDeadlineSeconds());
+    spec.setTtlSecondsAfterFinished(run.ttlSecondsAfterFinished());
+    spec.setSuspend(Boolean.TRUE.equals(run.suspend()) ? Boolean.TRUE : null);
+    // Replace a failed pod only once it has fully terminated (kubernetes/kubernetes#115844).
+    spec.setPodReplacementPolicy("Failed");
+    spec.setTemplate(template);
+    Map<String, String> labels = new LinkedHashMap<>(selector);
+    labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
+    labels.putAll(kueueLabels);
+    Job job = new Job();
+    job.setMetadata(Metadata.of(name, namespace, labels, Metadata.objectAnnotations(options)));
+    // The sidecar suspends (TFJob's also fails) a replica's Job once the job's outcome is decided;
+    // Flux then leaves it as it is (Argo CD: ignoreDifferences for jobc-sidecar's fields), and a
+    // Job's template cannot change after creation anyway.
+    Metadata.annotate(job.getMetadata(), Map.of(Metadata.FLUX_SSA, Metadata.IF_NOT_PRESENT));
+    job.setSpec(spec);
+    return job;
   }
 
   /** Exit codes 1-127 of the kind's container end the replica: they are the program's own. */

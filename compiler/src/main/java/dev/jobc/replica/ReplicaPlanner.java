@@ -38,7 +38,7 @@ public final class ReplicaPlanner {
     Map<String, List<ServicePort>> ports = new LinkedHashMap<>();
     for (ReplicaJob.Replica r : job.each()) {
       templates.put(r.type(), ObjectTrees.snapshot(r.spec().template(), PodTemplateSpec.class));
-      ports.put(r.type(), servicePorts(job.framework(), r.spec().template()));
+      ports.put(r.type(), servicePorts(job.framework().container(), r.spec().template()));
     }
     ReplicaPod decider = replicas.stream().filter(ReplicaPod::decides).findFirst().orElseThrow();
     String account =
@@ -91,20 +91,22 @@ public final class ReplicaPlanner {
   }
 
   /**
-   * {@code core.GetPortsFromJob}: the first container of the kind's name, its ports as a name →
-   * port map, which makes the order of the Service's ports random upstream; jobc sorts them by
-   * name.
+   * {@code core.GetPortsFromJob}: the first container named {@code container} (the kind's), its
+   * ports as a name → port map, which makes the order of the Service's ports random upstream; jobc
+   * sorts them by name. TFJob's planner takes its Services' ports here too.
    */
-  static List<ServicePort> servicePorts(Framework fw, PodTemplateSpec template) {
+  public static List<ServicePort> servicePorts(String container, PodTemplateSpec template) {
     Map<String, Integer> byName = new TreeMap<>();
-    for (Container c : template.getSpec().getContainers()) {
-      if (fw.container().equals(c.getName())) {
-        if (c.getPorts() != null) {
-          for (ContainerPort p : c.getPorts()) {
-            byName.put(p.getName() == null ? "" : p.getName(), p.getContainerPort());
+    if (template != null && template.getSpec() != null) {
+      for (Container c : template.getSpec().getContainers()) {
+        if (container.equals(c.getName())) {
+          if (c.getPorts() != null) {
+            for (ContainerPort p : c.getPorts()) {
+              byName.put(p.getName() == null ? "" : p.getName(), p.getContainerPort());
+            }
           }
+          break;
         }
-        break;
       }
     }
     List<ServicePort> out = new ArrayList<>(byName.size());

@@ -48,15 +48,13 @@ public final class ReplicaPodTemplates {
       template.setMetadata(new ObjectMeta());
     }
     ObjectMeta meta = template.getMetadata();
-    Map<String, String> ours =
-        ReplicaLabels.replicaSelector(
-            plan.framework().operator(), plan.name(), replica.lower(), replica.index());
-    if (replica.masterRole()) {
-      ours.put(ReplicaLabels.JOB_ROLE, ReplicaLabels.MASTER);
-    }
-    ours.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
-    Map<String, String> labels = Metadata.merge(meta.getLabels(), ours);
-    labels.putAll(plan.kueueLabels());
+    Map<String, String> labels =
+        labels(
+            meta,
+            ReplicaLabels.replicaSelector(
+                plan.framework().operator(), plan.name(), replica.lower(), replica.index()),
+            replica.masterRole(),
+            plan.kueueLabels());
     Map<String, String> annotations = new LinkedHashMap<>();
     if (plan.podGroup()) {
       labels.put(ReplicaKueue.POD_GROUP_NAME, plan.name());
@@ -87,17 +85,42 @@ public final class ReplicaPodTemplates {
       spec.setInitContainers(init);
     }
     spec.setRestartPolicy(restartPolicy(plan.restartPolicy(replica.type()), inJob));
-    decorate(plan.gang(), plan.name(), replica, meta, spec);
+    decorate(plan.gang(), plan.name(), replica.lower(), meta, spec);
     if (replica.decides()) {
       spec.setServiceAccountName(plan.serviceAccount());
       spec.setInitContainers(
           PodTemplates.append(spec.getInitContainers(), ReplicaSidecar.container(plan, replica)));
-      Volume tmp = new Volume();
-      tmp.setName(Naming.SIDECAR_TMP_VOLUME);
-      tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
-      spec.setVolumes(PodTemplates.append(spec.getVolumes(), tmp));
+      spec.setVolumes(PodTemplates.append(spec.getVolumes(), sidecarTmpVolume()));
     }
     return template;
+  }
+
+  /**
+   * A replica pod's labels: the template's, then over them the operator's ({@code selector}, with
+   * {@code job-role: master} on a pod {@code IsMasterRole} picks) and jobc's, then the job's Kueue
+   * labels. TFJob's pods are labelled here too.
+   */
+  public static Map<String, String> labels(
+      ObjectMeta meta,
+      Map<String, String> selector,
+      boolean masterRole,
+      Map<String, String> kueueLabels) {
+    Map<String, String> ours = new LinkedHashMap<>(selector);
+    if (masterRole) {
+      ours.put(ReplicaLabels.JOB_ROLE, ReplicaLabels.MASTER);
+    }
+    ours.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
+    Map<String, String> labels = Metadata.merge(meta.getLabels(), ours);
+    labels.putAll(kueueLabels);
+    return labels;
+  }
+
+  /** The sidecar's scratch space: a 1Mi memory-backed emptyDir (TFJob's sidecar's too). */
+  public static Volume sidecarTmpVolume() {
+    Volume tmp = new Volume();
+    tmp.setName(Naming.SIDECAR_TMP_VOLUME);
+    tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
+    return tmp;
   }
 
   /**
@@ -106,7 +129,7 @@ public final class ReplicaPodTemplates {
    * container just as well, and a container that exits 0 ends the replica rather than running
    * again.
    */
-  static String restartPolicy(String replicaPolicy, boolean inJob) {
+  public static String restartPolicy(String replicaPolicy, boolean inJob) {
     return switch (replicaPolicy) {
       case "ExitCode" -> "Never";
       case "Always" -> inJob ? "OnFailure" : "Always";
@@ -119,8 +142,8 @@ public final class ReplicaPodTemplates {
    * keeps another and warns), the group annotation or label, and for Volcano the replica type in
    * {@code volcano.sh/task-spec}.
    */
-  private static void decorate(
-      GangPlan gang, String job, ReplicaPod replica, ObjectMeta meta, PodSpec spec) {
+  public static void decorate(
+      GangPlan gang, String job, String lowerType, ObjectMeta meta, PodSpec spec) {
     if (gang == null) {
       return;
     }
@@ -130,7 +153,7 @@ public final class ReplicaPodTemplates {
       spec.setSchedulerName(given);
     }
     if (gang.flavor() == Flavor.VOLCANO) {
-      Metadata.annotate(meta, Map.of(VOLCANO_TASK_SPEC, replica.lower()));
+      Metadata.annotate(meta, Map.of(VOLCANO_TASK_SPEC, lowerType));
     }
   }
 }

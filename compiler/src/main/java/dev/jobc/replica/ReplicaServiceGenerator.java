@@ -3,6 +3,7 @@ package dev.jobc.replica;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.ReplicaLabels;
 import dev.jobc.k8s.Metadata;
+import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import io.fabric8.kubernetes.api.model.ServiceSpec;
@@ -22,29 +23,45 @@ public final class ReplicaServiceGenerator {
   public List<Service> generate(ReplicaPlan plan) {
     List<Service> out = new ArrayList<>(plan.replicas().size());
     for (ReplicaPod r : plan.replicas()) {
-      Map<String, String> selector =
-          ReplicaLabels.replicaSelector(
-              plan.framework().operator(), plan.name(), r.lower(), r.index());
-      Map<String, String> labels = new LinkedHashMap<>(selector);
-      labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
-      ServiceSpec spec = new ServiceSpec();
-      spec.setClusterIP("None");
-      spec.setSelector(selector);
-      List<ServicePort> ports = new ArrayList<>();
-      for (ServicePort p : plan.ports().get(r.type())) {
-        ServicePort copy = new ServicePort();
-        copy.setName(p.getName());
-        copy.setPort(p.getPort());
-        ports.add(copy);
-      }
-      spec.setPorts(ports);
-      Service service = new Service();
-      service.setMetadata(
-          Metadata.of(
-              r.name(), plan.namespace(), labels, Metadata.objectAnnotations(plan.options())));
-      service.setSpec(spec);
-      out.add(service);
+      out.add(
+          service(
+              r.name(),
+              plan.namespace(),
+              ReplicaLabels.replicaSelector(
+                  plan.framework().operator(), plan.name(), r.lower(), r.index()),
+              plan.ports().get(r.type()),
+              plan.options()));
     }
     return out;
+  }
+
+  /**
+   * The headless Service {@code name} selecting one replica's pod by {@code selector} (also its
+   * labels, with jobc's), with a copy of each port's name and number. TFJob's generator builds its
+   * Services here too.
+   */
+  public static Service service(
+      String name,
+      String namespace,
+      Map<String, String> selector,
+      List<ServicePort> ports,
+      CompileOptions options) {
+    Map<String, String> labels = new LinkedHashMap<>(selector);
+    labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
+    ServiceSpec spec = new ServiceSpec();
+    spec.setClusterIP("None");
+    spec.setSelector(selector);
+    List<ServicePort> copies = new ArrayList<>(ports.size());
+    for (ServicePort p : ports) {
+      ServicePort copy = new ServicePort();
+      copy.setName(p.getName());
+      copy.setPort(p.getPort());
+      copies.add(copy);
+    }
+    spec.setPorts(copies);
+    Service service = new Service();
+    service.setMetadata(Metadata.of(name, namespace, labels, Metadata.objectAnnotations(options)));
+    service.setSpec(spec);
+    return service;
   }
 }

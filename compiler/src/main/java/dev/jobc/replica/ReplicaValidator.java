@@ -12,8 +12,10 @@ import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.k8s.GangScheduling;
+import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.model.SchedulingPolicy;
+import dev.jobc.options.CompileOptions;
 import dev.jobc.options.Dns;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
@@ -22,10 +24,14 @@ import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -83,7 +89,7 @@ public final class ReplicaValidator {
     ReservedNames reserved =
         new ReservedNames(Set.of(Naming.SIDECAR_TMP_VOLUME), Set.copyOf(initContainers), Set.of());
     for (ReplicaJob.Replica replica : job.each()) {
-      validateReplica(job.framework(), replica, reserved, out);
+      validateReplica(job.framework(), replica.key(), replica.spec(), reserved, out);
     }
     validateTotal(job, out);
     validateGang(job, out);
@@ -120,9 +126,24 @@ public final class ReplicaValidator {
   }
 
   private static void validateName(ReplicaJob job, List<Finding> out) {
-    String name = job.name();
-    if (!JobNames.named(
-        name, job.metadata().getGenerateName(), "every replica's name and address", out)) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (ReplicaJob.Replica r : job.each()) {
+      counts.put(r.lower(), r.count());
+    }
+    validateName(job.metadata(), "every replica's name and address", counts, out);
+  }
+
+  /**
+   * The job's name: there, a DNS-1035 label (the webhooks' rule), and short enough for the Service
+   * of every replica, of which there are {@code counts} per lower-case type. TFJob's validator
+   * checks it here too.
+   *
+   * @param usedBy what the name becomes part of, for the message when it is missing
+   */
+  public static void validateName(
+      ObjectMeta metadata, String usedBy, Map<String, Integer> counts, List<Finding> out) {
+    String name = metadata.getName();
+    if (!JobNames.named(name, metadata.getGenerateName(), usedBy, out)) {
       return;
     }
     List<String> problems = Dns.dns1035Label(name);
@@ -134,8 +155,8 @@ public final class ReplicaValidator {
     // Every replica's Service <job>-<type>-<i> must be a DNS-1035 label; upstream does not check,
     // and its Services then fail to be created.
     String longest = null;
-    for (ReplicaJob.Replica r : job.each()) {
-      String replica = ReplicaLabels.replica(name, r.lower(), Math.max(r.count(), 1) - 1);
+    for (Map.Entry<String, Integer> e : counts.entrySet()) {
+      String replica = ReplicaLabels.replica(name, e.getKey(), Math.max(e.getValue(), 1) - 1);
       if (longest == null || replica.length() > longest.length()) {
         longest = replica;
       }
@@ -156,7 +177,11 @@ public final class ReplicaValidator {
     }
   }
 
-  private static void validateRunPolicy(RunPolicy run, List<Finding> out) {
+  /**
+   * {@code ValidateRunPolicy}'s {@code managedBy}, and what the webhooks forgot: known clean-pod
+   * policies, no negative counts or durations. TFJob's validator checks them here too.
+   */
+  public static void validateRunPolicy(RunPolicy run, List<Finding> out) {
     oneOf(RUN_POLICY.child("managedBy"), run.managedBy(), MANAGERS, out);
     oneOf(RUN_POLICY.child("cleanPodPolicy"), run.cleanPodPolicy(), CLEAN_POD_POLICIES, out);
     nonNegative(RUN_POLICY.child("backoffLimit"), run.backoffLimit(), out);
@@ -176,18 +201,23 @@ public final class ReplicaValidator {
     }
   }
 
-  private static void validateReplica(
-      Framework fw, ReplicaJob.Replica replica, ReservedNames reserved, List<Finding> out) {
-    FieldPath at = fw.replicaSpecsPath().key(replica.key());
-    nonNegative(at.child("replicas"), replica.spec().replicas(), out);
-    oneOf(at.child("restartPolicy"), replica.spec().restartPolicy(), RESTART_POLICIES, out);
+  /**
+   * One replica spec, {@code spec.<replicaSpecs>[key]}: its count and restart policy, the kind's
+   * container among its containers, the Service's ports, the names jobc adds to the pod ({@code
+   * reserved}) and the API server's pod rules. TFJob's validator checks its replicas here too.
+   */
+  public static void validateReplica(
+      Framework fw, String key, ReplicaSpec spec, ReservedNames reserved, List<Finding> out) {
+    FieldPath at = fw.replicaSpecsPath().key(key);
+    nonNegative(at.child("replicas"), spec.replicas(), out);
+    oneOf(at.child("restartPolicy"), spec.restartPolicy(), RESTART_POLICIES, out);
     FieldPath podSpec = at.child("template").child("spec");
     FieldPath containersPath = podSpec.child("containers");
     String needsContainer =
         "Required value: must have at least one container with name "
             // PaddleJob's webhook alone quotes the name (%q).
             + (fw.kind().equals("PaddleJob") ? Quoting.quote(fw.container()) : fw.container());
-    PodSpec pod = replica.spec().template() == null ? null : replica.spec().template().getSpec();
+    PodSpec pod = spec.template() == null ? null : spec.template().getSpec();
     List<Container> containers = pod == null ? null : pod.getContainers();
     if (containers == null || containers.isEmpty()) {
       out.add(error(Code.REQUIRED, containersPath, "Required value: must be specified"));
@@ -212,8 +242,7 @@ public final class ReplicaValidator {
       reserved.check(pod, podSpec, out);
     }
     // What the API server checks in a pod (an image on every container among them).
-    PodTemplateRules.check(
-        replica.spec().template(), at.child("template"), reserved.volumes(), out);
+    PodTemplateRules.check(spec.template(), at.child("template"), reserved.volumes(), out);
     String restart = pod.getRestartPolicy();
     if (restart != null && !restart.isEmpty()) {
       // training-operator's warning event SetPodTemplateRestartPolicy, at render time.
@@ -222,7 +251,7 @@ public final class ReplicaValidator {
               podSpec.child("restartPolicy"),
               "Restart policy in pod template will be overwritten by restart policy in replica"
                   + " spec ("
-                  + replica.spec().restartPolicy()
+                  + spec.restartPolicy()
                   + ")"));
     }
   }
@@ -262,8 +291,26 @@ public final class ReplicaValidator {
   }
 
   private static void validateGang(ReplicaJob job, List<Finding> out) {
-    String scheduler = job.options().get(OptionTable.GANG_SCHEDULER);
-    SchedulingPolicy policy = job.runPolicy().schedulingPolicy();
+    Map<FieldPath, PodTemplateSpec> templates = new LinkedHashMap<>();
+    for (ReplicaJob.Replica r : job.each()) {
+      templates.put(at(job, r), r.spec().template());
+    }
+    validateGang(job.options(), job.runPolicy(), job.totalReplicas(), templates, out);
+  }
+
+  /**
+   * Gang-scheduling settings that cannot work: a scheduling policy without a gang scheduler, a
+   * {@code minAvailable} above the job's {@code pods}, a template (by its replica's path) naming
+   * another scheduler. TFJob's validator checks them here too.
+   */
+  public static void validateGang(
+      CompileOptions options,
+      RunPolicy run,
+      int pods,
+      Map<FieldPath, PodTemplateSpec> templates,
+      List<Finding> out) {
+    String scheduler = options.get(OptionTable.GANG_SCHEDULER);
+    SchedulingPolicy policy = run.schedulingPolicy();
     if (scheduler == null) {
       if (policy != null) {
         out.add(
@@ -275,7 +322,6 @@ public final class ReplicaValidator {
       }
       return;
     }
-    int pods = job.totalReplicas();
     if (policy != null && policy.minAvailable() != null && policy.minAvailable() > pods) {
       out.add(
           warning(
@@ -286,22 +332,22 @@ public final class ReplicaValidator {
                   + " pods: the gang can never be complete and every pod stays Pending"));
     }
     String name = GangScheduling.schedulerName(scheduler);
-    for (ReplicaJob.Replica r : job.each()) {
-      var template = r.spec().template();
-      PodSpec pod = template == null ? null : template.getSpec();
-      String given = pod == null ? null : pod.getSchedulerName();
-      if (given != null && !given.isEmpty() && !given.equals(name)) {
-        // training-operator keeps it, with the warning event below.
-        out.add(
-            warning(
-                at(job, r).child("template").child("spec").child("schedulerName"),
-                "Another scheduler is specified when gang-scheduling is enabled and it will not"
-                    + " be overwritten: "
-                    + Quoting.quote(given)
-                    + " is kept, so these pods are not gang-scheduled by "
-                    + Quoting.quote(name)));
-      }
-    }
+    templates.forEach(
+        (at, template) -> {
+          PodSpec pod = template == null ? null : template.getSpec();
+          String given = pod == null ? null : pod.getSchedulerName();
+          if (given != null && !given.isEmpty() && !given.equals(name)) {
+            // training-operator keeps it, with the warning event below.
+            out.add(
+                warning(
+                    at.child("template").child("spec").child("schedulerName"),
+                    "Another scheduler is specified when gang-scheduling is enabled and it will"
+                        + " not be overwritten: "
+                        + Quoting.quote(given)
+                        + " is kept, so these pods are not gang-scheduled by "
+                        + Quoting.quote(name)));
+          }
+        });
   }
 
   /** Kubernetes' default {@code backoffLimit} of a Job. */

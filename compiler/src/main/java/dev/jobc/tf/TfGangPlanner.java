@@ -1,111 +1,52 @@
 package dev.jobc.tf;
 
 import dev.jobc.k8s.GangPlan;
-import dev.jobc.k8s.GangPlan.Flavor;
-import dev.jobc.k8s.GangScheduling;
-import dev.jobc.k8s.QuantitySum;
-import dev.jobc.k8s.SidecarContainer;
-import dev.jobc.model.SchedulingPolicy;
-import dev.jobc.options.OptionTable;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.ResourceRequirements;
-import java.util.LinkedHashMap;
+import dev.jobc.replica.ReplicaGangPlanner;
+import dev.jobc.replica.ReplicaGangPlanner.PodCount;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
-import java.util.TreeMap;
 
 /**
- * Gang scheduling of a valid TFJob as training-operator v1.9.0 {@code ReconcileJobs} decides it:
- * {@code minMember} all replicas unless {@code minAvailable}; Volcano's queue {@code default}
- * unless the policy names one; {@code minResources} the policy's or {@code CalcPGMinResources}.
+ * Gang scheduling of a valid TFJob as training-operator v1.9.0 {@code ReconcileJobs} decides it, as
+ * for the other kinds ({@link ReplicaGangPlanner}), except that {@code CalcPGMinResources} also
+ * counts the jobc-sidecar beside each deciding pod.
  */
 public final class TfGangPlanner {
-  static final String DEFAULT_QUEUE = "default";
 
   private TfGangPlanner() {}
 
   public static Optional<GangPlan> plan(TfJobModel job) {
-    String scheduler = job.options().get(OptionTable.GANG_SCHEDULER);
-    if (scheduler == null) {
-      return Optional.empty();
-    }
-    Flavor flavor = GangScheduling.flavor(scheduler);
-    SchedulingPolicy policy = job.runPolicy().schedulingPolicy();
-    int minMember =
-        policy != null && policy.minAvailable() != null
-            ? policy.minAvailable()
-            : job.totalReplicas();
-    SortedMap<String, String> minResources = GangScheduling.givenMinResources(policy);
-    if (minResources == null) {
-      minResources = minResources(job, minMember);
-    }
-    String queue = null;
-    String priorityClass = null;
-    if (flavor == Flavor.VOLCANO) {
-      queue = policy != null && nonEmpty(policy.queue()) ? policy.queue() : DEFAULT_QUEUE;
-      priorityClass =
-          policy != null && nonEmpty(policy.priorityClass()) ? policy.priorityClass() : null;
-    }
-    return Optional.of(
-        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, minResources));
+    return ReplicaGangPlanner.plan(
+        job.options(),
+        job.runPolicy(),
+        job.totalReplicas(),
+        minMember -> minResources(job, minMember));
   }
 
   /**
-   * {@code CalcPGMinResources}: the first {@code minMember} pods, each counting its containers'
-   * requests, or a container's limits when it has no requests, and the jobc-sidecar's requests on
-   * each deciding pod. Upstream orders the types by live PriorityClass values, ties in Go's random
-   * map order; jobc, which cannot look classes up, takes them in {@link TfReplicaType} order. With
-   * the default {@code minMember} every pod counts and the order does not matter.
+   * {@code CalcPGMinResources} with the jobc-sidecar's requests on each deciding pod, the types in
+   * {@link TfReplicaType} order.
    */
   static SortedMap<String, String> minResources(TfJobModel job, int minMember) {
-    Map<String, QuantitySum> sums = new LinkedHashMap<>();
-    int pods = 0;
+    List<PodCount> types = new ArrayList<>();
     for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+      TfReplicaType type = e.getKey();
       TfJobModel.Replica r = e.getValue();
-      int take = Math.max(0, Math.min(r.count(), minMember - pods));
-      pods += take;
-      if (take == 0) {
-        continue;
-      }
-      for (Container c : r.spec().template().getSpec().getContainers()) {
-        ResourceRequirements res = c.getResources();
-        Map<String, Quantity> counted = null;
-        if (res != null) {
-          counted =
-              res.getRequests() != null && !res.getRequests().isEmpty()
-                  ? res.getRequests()
-                  : res.getLimits();
-        }
-        add(sums, counted, take);
-      }
-      // The jobc-sidecar beside each deciding pod asks for its share too (a native sidecar's
-      // requests add to the pod's).
-      int sidecars = 0;
-      for (int i = 0; i < take; i++) {
-        sidecars += TfJobPlanner.decides(job, e.getKey(), i) ? 1 : 0;
-      }
-      add(sums, SidecarContainer.requests(), sidecars);
+      types.add(
+          new PodCount(
+              r.count(),
+              r.spec().template(),
+              take -> {
+                int sidecars = 0;
+                for (int i = 0; i < take; i++) {
+                  sidecars += TfJobPlanner.decides(job, type, i) ? 1 : 0;
+                }
+                return sidecars;
+              }));
     }
-    SortedMap<String, String> out = new TreeMap<>();
-    sums.forEach((name, sum) -> out.put(name, sum.toString()));
-    return out;
-  }
-
-  private static void add(Map<String, QuantitySum> sums, Map<String, Quantity> counted, int times) {
-    if (counted == null || times == 0) {
-      return;
-    }
-    counted.forEach(
-        (name, q) -> {
-          if (q != null) {
-            sums.computeIfAbsent(name, k -> new QuantitySum()).add(q, times);
-          }
-        });
-  }
-
-  private static boolean nonEmpty(String s) {
-    return s != null && !s.isEmpty();
+    return ReplicaGangPlanner.minResources(types, minMember);
   }
 }

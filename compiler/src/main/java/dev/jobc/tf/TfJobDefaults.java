@@ -4,15 +4,12 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
-import dev.jobc.k8s.PodTemplates;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.JobAnnotations;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerPort;
+import dev.jobc.replica.ReplicaDefaults;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
-import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -68,18 +65,7 @@ public final class TfJobDefaults {
         }
         TfJobModel.Replica first = replicas.get(type);
         if (first != null) {
-          findings.add(
-              Finding.error(
-                  Code.DUPLICATE,
-                  at,
-                  "Duplicate value: "
-                      + Quoting.quote(key)
-                      + " and "
-                      + Quoting.quote(first.key())
-                      + " are both the "
-                      + type.specName()
-                      + " replica type (keys are matched case-insensitively); training-operator"
-                      + " would keep one and drop the other"));
+          findings.add(ReplicaDefaults.duplicateKey(at, key, first.key(), type.specName()));
           continue;
         }
         replicas.put(type, new TfJobModel.Replica(key, replica(e.getValue())));
@@ -104,43 +90,9 @@ public final class TfJobDefaults {
     if (r.restartPolicy() == null || r.restartPolicy().isEmpty()) {
       r = r.withRestartPolicy(RESTART_POLICY);
     }
-    return new ReplicaSpec(r.replicas(), withDefaultPort(r.template()), r.restartPolicy());
-  }
-
-  /**
-   * {@code setTensorflowDefaultPort}: the {@code tensorflow} container, else container 0, gets
-   * {@code tfjob-port: 2222} after its own ports unless it has a port of that name. A copy: the
-   * user's template is never changed.
-   */
-  static PodTemplateSpec withDefaultPort(PodTemplateSpec template) {
-    if (template == null
-        || template.getSpec() == null
-        || template.getSpec().getContainers() == null
-        || template.getSpec().getContainers().isEmpty()) {
-      return template;
-    }
-    PodTemplateSpec copy = PodTemplates.copy(template);
-    List<Container> containers = copy.getSpec().getContainers();
-    Container target = containers.get(0);
-    for (Container c : containers) {
-      if (c != null && TfJob.CONTAINER.equals(c.getName())) {
-        target = c;
-        break;
-      }
-    }
-    if (target == null) {
-      return copy;
-    }
-    List<ContainerPort> ports = target.getPorts() == null ? List.of() : target.getPorts();
-    for (ContainerPort p : ports) {
-      if (p != null && TfJob.PORT_NAME.equals(p.getName())) {
-        return copy;
-      }
-    }
-    ContainerPort port = new ContainerPort();
-    port.setName(TfJob.PORT_NAME);
-    port.setContainerPort(TfJob.PORT);
-    target.setPorts(PodTemplates.append(ports, port));
-    return copy;
+    return new ReplicaSpec(
+        r.replicas(),
+        ReplicaDefaults.withDefaultPort(TfJob.CONTAINER, TfJob.PORT_NAME, TfJob.PORT, r.template()),
+        r.restartPolicy());
   }
 }

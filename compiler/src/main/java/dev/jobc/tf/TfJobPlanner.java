@@ -8,6 +8,7 @@ import dev.jobc.k8s.PodTemplates;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
+import dev.jobc.replica.ReplicaPlanner;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -17,7 +18,6 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Decides replica names, TF_CONFIG, Service ports and the deciding replica of a valid TFJob. */
 public final class TfJobPlanner {
@@ -47,7 +47,7 @@ public final class TfJobPlanner {
       }
       cluster.put(type.lower(), hosts);
       templates.put(type, ObjectTrees.snapshot(template, PodTemplateSpec.class));
-      ports.put(type, servicePorts(template));
+      ports.put(type, ReplicaPlanner.servicePorts(TfJob.CONTAINER, template));
     }
 
     // isDistributed: TF_CONFIG only when the job has other than exactly one replica.
@@ -142,30 +142,5 @@ public final class TfJobPlanner {
       }
     }
     return TfJob.PORT;
-  }
-
-  /**
-   * {@code GetPortsFromJob}: the tensorflow container's ports as a name → port map, which makes the
-   * order of the Service's ports random upstream; jobc sorts them by name.
-   */
-  static List<ServicePort> servicePorts(PodTemplateSpec template) {
-    Container c = tensorflow(template);
-    Map<String, Integer> byName = new TreeMap<>();
-    if (c != null && c.getPorts() != null) {
-      for (ContainerPort p : c.getPorts()) {
-        byName.put(p.getName() == null ? "" : p.getName(), p.getContainerPort());
-      }
-    }
-    List<ServicePort> out = new ArrayList<>(byName.size());
-    byName.forEach(
-        (portName, port) -> {
-          ServicePort sp = new ServicePort();
-          if (!portName.isEmpty()) {
-            sp.setName(portName);
-          }
-          sp.setPort(port);
-          out.add(sp);
-        });
-    return out;
   }
 }

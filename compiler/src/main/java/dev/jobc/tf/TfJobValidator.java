@@ -2,29 +2,23 @@ package dev.jobc.tf;
 
 import static dev.jobc.diag.Finding.error;
 import static dev.jobc.diag.Finding.warning;
-import static dev.jobc.validate.FieldRules.nonNegative;
 import static dev.jobc.validate.FieldRules.oneOf;
 
 import dev.jobc.conventions.Naming;
-import dev.jobc.conventions.TfLabels;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
-import dev.jobc.diag.Quoting;
 import dev.jobc.k8s.ApiLimits;
-import dev.jobc.k8s.GangScheduling;
 import dev.jobc.model.RunPolicy;
-import dev.jobc.model.SchedulingPolicy;
-import dev.jobc.options.Dns;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
+import dev.jobc.replica.ReplicaValidator;
 import dev.jobc.validate.JobNames;
-import dev.jobc.validate.PodTemplateRules;
 import dev.jobc.validate.ReservedNames;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -40,12 +34,6 @@ public final class TfJobValidator {
   static final FieldPath RUN_POLICY = FieldPath.of("spec", "runPolicy");
   static final FieldPath REPLICA_SPECS = TfJobDefaults.REPLICA_SPECS;
 
-  /** {@code supportedJobControllers} of {@code pkg/common/util/webhooks.go}. */
-  static final List<String> MANAGERS =
-      List.of("kubeflow.org/training-operator", TfJobKind.MULTIKUEUE);
-
-  static final List<String> RESTART_POLICIES = List.of("Always", "OnFailure", "Never", "ExitCode");
-  static final List<String> CLEAN_POD_POLICIES = List.of("All", "Running", "None");
   static final List<String> SUCCESS_POLICIES = List.of("", TfJob.ALL_WORKERS);
 
   /** Kubernetes' default {@code backoffLimit} of a Job. */
@@ -63,7 +51,7 @@ public final class TfJobValidator {
     List<Finding> out = new ArrayList<>(job.findings());
     validateName(job, out);
     JobNames.namespace(job.namespace(), out);
-    validateRunPolicy(job.runPolicy(), out);
+    ReplicaValidator.validateRunPolicy(job.runPolicy(), out);
     oneOf(FieldPath.of("spec", "successPolicy"), job.successPolicy(), SUCCESS_POLICIES, out);
     if (job.replicas() == null) {
       out.add(error(Code.REQUIRED, REPLICA_SPECS, "Required value: must be required"));
@@ -74,7 +62,8 @@ public final class TfJobValidator {
       TfReplicaType type = e.getKey();
       TfJobModel.Replica replica = e.getValue();
       FieldPath at = REPLICA_SPECS.key(replica.key());
-      validateReplica(job, type, replica, at, out);
+      ReplicaValidator.validateReplica(
+          TfJob.FRAMEWORK, replica.key(), replica.spec(), RESERVED, out);
       if (type.chiefOrMaster()) {
         chiefOrMaster++;
         if (replica.count() != 1 && replica.count() >= 0) {
@@ -109,119 +98,14 @@ public final class TfJobValidator {
   }
 
   private static void validateName(TfJobModel job, List<Finding> out) {
-    String name = job.name();
-    if (!JobNames.named(
-        name, job.metadata().getGenerateName(), "every replica's host name in TF_CONFIG", out)) {
-      return;
-    }
-    List<String> problems = Dns.dns1035Label(name);
-    if (!problems.isEmpty()) {
-      // The webhook's wording: NameIsDNS1035Label's messages joined by ",".
-      out.add(JobNames.invalidName(name, "should match: " + String.join(",", problems)));
-      return;
-    }
-    // Every replica's Service <job>-<type>-<i> must be a DNS-1035 label; upstream does not check
-    // and its Services then fail to be created.
-    String longest = null;
+    Map<String, Integer> counts = new LinkedHashMap<>();
     if (job.replicas() != null) {
       for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
-        int last = Math.max(e.getValue().count(), 1) - 1;
-        String replica = TfLabels.replica(name, e.getKey().lower(), last);
-        if (longest == null || replica.length() > longest.length()) {
-          longest = replica;
-        }
+        counts.put(e.getKey().lower(), e.getValue().count());
       }
     }
-    if (longest != null && longest.length() > Dns.LABEL_MAX) {
-      out.add(
-          JobNames.invalidName(
-              name,
-              "the Service "
-                  + Quoting.quote(longest)
-                  + " would have "
-                  + longest.length()
-                  + " characters, more than the "
-                  + Dns.LABEL_MAX
-                  + " of a DNS label; shorten the name to at most "
-                  + (Dns.LABEL_MAX - (longest.length() - name.length()))
-                  + " characters"));
-    }
-  }
-
-  private static void validateRunPolicy(RunPolicy run, List<Finding> out) {
-    oneOf(RUN_POLICY.child("managedBy"), run.managedBy(), MANAGERS, out);
-    oneOf(RUN_POLICY.child("cleanPodPolicy"), run.cleanPodPolicy(), CLEAN_POD_POLICIES, out);
-    nonNegative(RUN_POLICY.child("backoffLimit"), run.backoffLimit(), out);
-    nonNegative(RUN_POLICY.child("ttlSecondsAfterFinished"), run.ttlSecondsAfterFinished(), out);
-    if (run.activeDeadlineSeconds() != null && run.activeDeadlineSeconds() <= 0) {
-      out.add(
-          error(
-              Code.INVALID,
-              RUN_POLICY.child("activeDeadlineSeconds"),
-              "Invalid value: " + run.activeDeadlineSeconds() + ": must be greater than 0"));
-    }
-    SchedulingPolicy policy = run.schedulingPolicy();
-    if (policy != null) {
-      FieldPath p = RUN_POLICY.child("schedulingPolicy");
-      nonNegative(p.child("minAvailable"), policy.minAvailable(), out);
-      nonNegative(p.child("scheduleTimeoutSeconds"), policy.scheduleTimeoutSeconds(), out);
-    }
-  }
-
-  private static void validateReplica(
-      TfJobModel job,
-      TfReplicaType type,
-      TfJobModel.Replica replica,
-      FieldPath at,
-      List<Finding> out) {
-    nonNegative(at.child("replicas"), replica.spec().replicas(), out);
-    oneOf(at.child("restartPolicy"), replica.spec().restartPolicy(), RESTART_POLICIES, out);
-    FieldPath podSpec = at.child("template").child("spec");
-    FieldPath containersPath = podSpec.child("containers");
-    PodSpec pod = replica.spec().template() == null ? null : replica.spec().template().getSpec();
-    List<Container> containers = pod == null ? null : pod.getContainers();
-    if (containers == null || containers.isEmpty()) {
-      out.add(error(Code.REQUIRED, containersPath, "Required value: must be specified"));
-      out.add(
-          error(
-              Code.REQUIRED,
-              containersPath,
-              "Required value: must have at least one container with name " + TfJob.CONTAINER));
-      return;
-    }
-    boolean tensorflow = false;
-    for (int i = 0; i < containers.size(); i++) {
-      Container c = containers.get(i);
-      if (c == null) {
-        // no golden case: the schema check refuses a null container before binding
-        // (tfjob-error-null-container).
-        out.add(error(Code.REQUIRED, containersPath.index(i), "Required value: must be specified"));
-        continue;
-      }
-      tensorflow |= TfJob.CONTAINER.equals(c.getName());
-    }
-    if (!tensorflow) {
-      out.add(
-          error(
-              Code.REQUIRED,
-              containersPath,
-              "Required value: must have at least one container with name " + TfJob.CONTAINER));
-    }
-    validateServicePorts(containers, containersPath, out);
-    RESERVED.check(pod, podSpec, out);
-    PodTemplateRules.check(
-        replica.spec().template(), at.child("template"), RESERVED.volumes(), out);
-    String restart = pod.getRestartPolicy();
-    if (restart != null && !restart.isEmpty()) {
-      // training-operator's warning event SetPodTemplateRestartPolicy, at render time.
-      out.add(
-          warning(
-              podSpec.child("restartPolicy"),
-              "Restart policy in pod template will be overwritten by restart policy in replica"
-                  + " spec ("
-                  + replica.spec().restartPolicy()
-                  + ")"));
-    }
+    ReplicaValidator.validateName(
+        job.metadata(), "every replica's host name in TF_CONFIG", counts, out);
   }
 
   /**
@@ -287,40 +171,6 @@ public final class TfJobValidator {
   }
 
   /**
-   * Each replica's Service takes every port of the {@code tensorflow} container ({@code
-   * GetPortsFromJob}); the API server rejects a Service with more than one port unless each has a
-   * name, and defaulting adds {@code tfjob-port} beside the user's ports. Upstream the Service then
-   * fails to be created and the job waits for ever.
-   */
-  private static void validateServicePorts(
-      List<Container> containers, FieldPath containersPath, List<Finding> out) {
-    for (int i = 0; i < containers.size(); i++) {
-      Container c = containers.get(i);
-      if (c == null || !TfJob.CONTAINER.equals(c.getName()) || c.getPorts() == null) {
-        continue;
-      }
-      if (c.getPorts().size() > 1) {
-        for (int p = 0; p < c.getPorts().size(); p++) {
-          ContainerPort port = c.getPorts().get(p);
-          if (port != null && (port.getName() == null || port.getName().isEmpty())) {
-            out.add(
-                error(
-                    Code.REQUIRED,
-                    containersPath.index(i).child("ports").index(p).child("name"),
-                    "Required value: the replica's Service gets every port of the "
-                        + TfJob.CONTAINER
-                        + " container, "
-                        + TfJob.PORT_NAME
-                        + " included, and the API server rejects a Service with more than one"
-                        + " port unless each has a name"));
-          }
-        }
-      }
-      return; // the first tensorflow container is the one upstream reads
-    }
-  }
-
-  /**
    * The deciding replica's pods run the jobc-sidecar, whose Role is bound to their ServiceAccount;
    * so that the job's own code gains none of its rights, the pod gets no automatic token and only
    * the sidecar mounts one. A template that asks for the token in every container is refused rather
@@ -365,7 +215,7 @@ public final class TfJobValidator {
     if (run.backoffLimit() == null) {
       for (TfJobModel.Replica replica : job.replicas().values()) {
         String policy = replica.spec().restartPolicy();
-        if (!"Never".equals(policy) && RESTART_POLICIES.contains(policy)) {
+        if (!"Never".equals(policy) && ReplicaValidator.RESTART_POLICIES.contains(policy)) {
           out.add(
               warning(
                   REPLICA_SPECS.key(replica.key()).child("restartPolicy"),
@@ -404,50 +254,12 @@ public final class TfJobValidator {
   }
 
   private static void validateGang(TfJobModel job, List<Finding> out) {
-    String scheduler = job.options().get(OptionTable.GANG_SCHEDULER);
-    SchedulingPolicy policy = job.runPolicy().schedulingPolicy();
-    if (scheduler == null) {
-      if (policy != null) {
-        out.add(
-            warning(
-                RUN_POLICY.child("schedulingPolicy"),
-                "ignored: no gang scheduler is set; pass --gang-scheduler volcano,"
-                    + " scheduler-plugins or a scheduler name, or annotate the job with "
-                    + GangScheduling.SCHEDULER_ANNOTATION));
-      }
-      return;
+    Map<FieldPath, PodTemplateSpec> templates = new LinkedHashMap<>();
+    for (TfJobModel.Replica r : job.replicas().values()) {
+      templates.put(REPLICA_SPECS.key(r.key()), r.spec().template());
     }
-    int pods = job.totalReplicas();
-    if (policy != null && policy.minAvailable() != null && policy.minAvailable() > pods) {
-      out.add(
-          warning(
-              RUN_POLICY.child("schedulingPolicy").child("minAvailable"),
-              policy.minAvailable()
-                  + " is more than the job's "
-                  + pods
-                  + " pods: the gang can never be complete and every pod stays Pending"));
-    }
-    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
-      var template = e.getValue().spec().template();
-      PodSpec pod = template == null ? null : template.getSpec();
-      String given = pod == null ? null : pod.getSchedulerName();
-      String name = GangScheduling.schedulerName(scheduler);
-      if (given != null && !given.isEmpty() && !given.equals(name)) {
-        // training-operator keeps it, with the warning event below.
-        out.add(
-            warning(
-                REPLICA_SPECS
-                    .key(e.getValue().key())
-                    .child("template")
-                    .child("spec")
-                    .child("schedulerName"),
-                "Another scheduler is specified when gang-scheduling is enabled and it will not"
-                    + " be overwritten: "
-                    + Quoting.quote(given)
-                    + " is kept, so these pods are not gang-scheduled by "
-                    + Quoting.quote(name)));
-      }
-    }
+    ReplicaValidator.validateGang(
+        job.options(), job.runPolicy(), job.totalReplicas(), templates, out);
   }
 
   /**

@@ -1,22 +1,15 @@
 package dev.jobc.tf;
 
-import dev.jobc.conventions.MpiLabels;
-import dev.jobc.conventions.Naming;
 import dev.jobc.conventions.TfLabels;
-import dev.jobc.k8s.GangPlan;
-import dev.jobc.k8s.GangPlan.Flavor;
-import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.SidecarContainer;
+import dev.jobc.replica.ReplicaPodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
-import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.api.model.Volume;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -28,12 +21,6 @@ import java.util.Map;
  */
 final class TfPodTemplates {
   static final String TF_CONFIG = "TF_CONFIG";
-
-  /**
-   * training-operator's Volcano pod annotation naming the replica type ({@code
-   * volcano.sh/task-spec}).
-   */
-  static final String VOLCANO_TASK_SPEC = "volcano.sh/task-spec";
 
   private TfPodTemplates() {}
 
@@ -47,14 +34,12 @@ final class TfPodTemplates {
       template.setMetadata(new ObjectMeta());
     }
     ObjectMeta meta = template.getMetadata();
-    Map<String, String> ours =
-        TfLabels.replicaSelector(plan.name(), replica.type().lower(), replica.index());
-    if (replica.masterRole()) {
-      ours.put(TfLabels.JOB_ROLE, TfLabels.MASTER);
-    }
-    ours.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
-    Map<String, String> labels = Metadata.merge(meta.getLabels(), ours);
-    labels.putAll(plan.kueueLabels());
+    Map<String, String> labels =
+        ReplicaPodTemplates.labels(
+            meta,
+            TfLabels.replicaSelector(plan.name(), replica.type().lower(), replica.index()),
+            replica.masterRole(),
+            plan.kueueLabels());
     Map<String, String> annotations = new LinkedHashMap<>();
     if (!inJob
         && !plan.kueueLabels().isEmpty()
@@ -66,7 +51,8 @@ final class TfPodTemplates {
     Metadata.annotate(meta, annotations);
 
     PodSpec spec = template.getSpec();
-    spec.setRestartPolicy(restartPolicy(plan.restartPolicy(replica.type()), inJob));
+    spec.setRestartPolicy(
+        ReplicaPodTemplates.restartPolicy(plan.restartPolicy(replica.type()), inJob));
     if (replica.tfConfig() != null) {
       for (Container c : spec.getContainers()) {
         if (TfJob.CONTAINER.equals(c.getName())) {
@@ -76,7 +62,7 @@ final class TfPodTemplates {
         }
       }
     }
-    decorate(plan.gang(), plan.name(), replica, meta, spec);
+    ReplicaPodTemplates.decorate(plan.gang(), plan.name(), replica.type().lower(), meta, spec);
     if (replica.decides()) {
       // The sidecar's Role is bound to this account: the pod's own containers get no token (so
       // user code gains none of the Role's rights), and the sidecar mounts one of its own.
@@ -84,45 +70,12 @@ final class TfPodTemplates {
       spec.setAutomountServiceAccountToken(Boolean.FALSE);
       spec.setInitContainers(
           PodTemplates.append(spec.getInitContainers(), TfSidecar.container(plan, replica)));
-      Volume tmp = new Volume();
-      tmp.setName(Naming.SIDECAR_TMP_VOLUME);
-      tmp.setEmptyDir(new EmptyDirVolumeSource("Memory", new Quantity("1Mi")));
-      spec.setVolumes(PodTemplates.append(spec.getVolumes(), tmp, SidecarContainer.tokenVolume()));
+      spec.setVolumes(
+          PodTemplates.append(
+              spec.getVolumes(),
+              ReplicaPodTemplates.sidecarTmpVolume(),
+              SidecarContainer.tokenVolume()));
     }
     return template;
-  }
-
-  /**
-   * {@code setRestartPolicy}: ExitCode runs as Never (the carrier's failure policy decides
-   * retries); the others as written, except that a Job's pods cannot have Always: OnFailure
-   * restarts the container just as well, and a container that exits 0 ends the replica rather than
-   * running again.
-   */
-  static String restartPolicy(String replicaPolicy, boolean inJob) {
-    return switch (replicaPolicy) {
-      case "ExitCode" -> "Never";
-      case "Always" -> inJob ? "OnFailure" : "Always";
-      default -> replicaPolicy;
-    };
-  }
-
-  /**
-   * training-operator's gang marks: {@code schedulerName} only where the template names none (it
-   * keeps another and warns), the group annotation or label, and for Volcano the replica type in
-   * {@code volcano.sh/task-spec}.
-   */
-  private static void decorate(
-      GangPlan gang, String job, TfReplica replica, ObjectMeta meta, PodSpec spec) {
-    if (gang == null) {
-      return;
-    }
-    String given = spec.getSchedulerName();
-    GangScheduling.decorate(gang, job, meta, spec);
-    if (given != null && !given.isEmpty()) {
-      spec.setSchedulerName(given);
-    }
-    if (gang.flavor() == Flavor.VOLCANO) {
-      Metadata.annotate(meta, Map.of(VOLCANO_TASK_SPEC, replica.type().lower()));
-    }
   }
 }

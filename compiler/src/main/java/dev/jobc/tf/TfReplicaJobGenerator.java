@@ -1,18 +1,10 @@
 package dev.jobc.tf;
 
-import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.TfLabels;
-import dev.jobc.k8s.Metadata;
-import dev.jobc.model.RunPolicy;
+import dev.jobc.replica.ReplicaJobGenerator;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;
-import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicy;
-import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyOnExitCodesRequirement;
-import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyRule;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One {@code batch/v1} Job {@code <job>-<type>-<i>} per replica (the default carrier), so each
@@ -34,54 +26,22 @@ import java.util.Map;
  * patch, which a re-apply must not undo.
  */
 public final class TfReplicaJobGenerator {
-  static final String FAIL_JOB = "FailJob";
 
   public List<Job> generate(TfJobPlan plan) {
     List<Job> out = new ArrayList<>(plan.replicas().size());
-    RunPolicy run = plan.job().runPolicy();
     for (TfReplica r : plan.replicas()) {
-      String policy = plan.restartPolicy(r.type());
-      JobSpec spec = new JobSpec();
-      spec.setBackoffLimit("Never".equals(policy) ? Integer.valueOf(0) : run.backoffLimit());
-      if ("ExitCode".equals(policy)) {
-        spec.setPodFailurePolicy(exitCodePolicy());
-      }
-      spec.setActiveDeadlineSeconds(run.activeDeadlineSeconds());
-      spec.setTtlSecondsAfterFinished(run.ttlSecondsAfterFinished());
-      spec.setSuspend(Boolean.TRUE.equals(run.suspend()) ? Boolean.TRUE : null);
-      // Replace a failed pod only once it has fully terminated (kubernetes/kubernetes#115844).
-      spec.setPodReplacementPolicy("Failed");
-      spec.setTemplate(TfPodTemplates.of(plan, r, true));
-      Map<String, String> labels =
-          new LinkedHashMap<>(TfLabels.replicaSelector(plan.name(), r.type().lower(), r.index()));
-      labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
-      labels.putAll(plan.kueueLabels());
-      Job job = new Job();
-      job.setMetadata(
-          Metadata.of(
-              r.name(), plan.namespace(), labels, Metadata.objectAnnotations(plan.options())));
-      // The sidecar suspends or fails a replica's Job once the job's outcome is decided; Flux then
-      // leaves it as it is (Argo CD: the README's ignoreDifferences for jobc-sidecar's fields).
-      Metadata.annotate(job.getMetadata(), Map.of(Metadata.FLUX_SSA, Metadata.IF_NOT_PRESENT));
-      job.setSpec(spec);
-      out.add(job);
+      out.add(
+          ReplicaJobGenerator.job(
+              r.name(),
+              plan.namespace(),
+              plan.restartPolicy(r.type()),
+              TfJob.CONTAINER,
+              plan.job().runPolicy(),
+              TfPodTemplates.of(plan, r, true),
+              TfLabels.replicaSelector(plan.name(), r.type().lower(), r.index()),
+              plan.kueueLabels(),
+              plan.options()));
     }
     return out;
-  }
-
-  /** Exit codes 1-127 of the tensorflow container end the replica: they are the program's own. */
-  static PodFailurePolicy exitCodePolicy() {
-    List<Integer> codes = new ArrayList<>(127);
-    for (int code = 1; code <= 127; code++) {
-      codes.add(code);
-    }
-    PodFailurePolicyOnExitCodesRequirement onExitCodes =
-        new PodFailurePolicyOnExitCodesRequirement(TfJob.CONTAINER, "In", codes);
-    PodFailurePolicyRule rule = new PodFailurePolicyRule();
-    rule.setAction(FAIL_JOB);
-    rule.setOnExitCodes(onExitCodes);
-    PodFailurePolicy policy = new PodFailurePolicy();
-    policy.setRules(List.of(rule));
-    return policy;
   }
 }

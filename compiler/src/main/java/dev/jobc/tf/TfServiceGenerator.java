@@ -1,15 +1,10 @@
 package dev.jobc.tf;
 
-import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.TfLabels;
-import dev.jobc.k8s.Metadata;
+import dev.jobc.replica.ReplicaServiceGenerator;
 import io.fabric8.kubernetes.api.model.Service;
-import io.fabric8.kubernetes.api.model.ServicePort;
-import io.fabric8.kubernetes.api.model.ServiceSpec;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * One headless Service per replica, as training-operator v1.9.0 {@code common/service.go
@@ -22,27 +17,13 @@ public final class TfServiceGenerator {
   public List<Service> generate(TfJobPlan plan) {
     List<Service> out = new ArrayList<>(plan.replicas().size());
     for (TfReplica r : plan.replicas()) {
-      Map<String, String> selector =
-          TfLabels.replicaSelector(plan.name(), r.type().lower(), r.index());
-      Map<String, String> labels = new LinkedHashMap<>(selector);
-      labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
-      ServiceSpec spec = new ServiceSpec();
-      spec.setClusterIP("None");
-      spec.setSelector(selector);
-      List<ServicePort> ports = new ArrayList<>();
-      for (ServicePort p : plan.ports().get(r.type())) {
-        ServicePort copy = new ServicePort();
-        copy.setName(p.getName());
-        copy.setPort(p.getPort());
-        ports.add(copy);
-      }
-      spec.setPorts(ports);
-      Service service = new Service();
-      service.setMetadata(
-          Metadata.of(
-              r.name(), plan.namespace(), labels, Metadata.objectAnnotations(plan.options())));
-      service.setSpec(spec);
-      out.add(service);
+      out.add(
+          ReplicaServiceGenerator.service(
+              r.name(),
+              plan.namespace(),
+              TfLabels.replicaSelector(plan.name(), r.type().lower(), r.index()),
+              plan.ports().get(r.type()),
+              plan.options()));
     }
     return out;
   }

@@ -190,8 +190,10 @@ class FamilyRulesTest {
 
   @Test
   void restartPoliciesMapAsTheOperatorsSetRestartPolicy() {
+    // pod_test.go "Test Restart Policy"; a Job allows no Always. TFJob's pods take theirs here too.
     assertThat(ReplicaPodTemplates.restartPolicy("ExitCode", true)).isEqualTo("Never");
     assertThat(ReplicaPodTemplates.restartPolicy("Never", false)).isEqualTo("Never");
+    assertThat(ReplicaPodTemplates.restartPolicy("Never", true)).isEqualTo("Never");
     assertThat(ReplicaPodTemplates.restartPolicy("OnFailure", true)).isEqualTo("OnFailure");
     assertThat(ReplicaPodTemplates.restartPolicy("Always", false)).isEqualTo("Always");
     assertThat(ReplicaPodTemplates.restartPolicy("Always", true)).isEqualTo("OnFailure");

@@ -155,16 +155,6 @@ class TfJobRulesTest {
   }
 
   @Test
-  void restartPoliciesMapAsTheOperatorsSetRestartPolicy() {
-    // pod_test.go "Test Restart Policy"; a Job allows no Always.
-    assertThat(TfPodTemplates.restartPolicy("ExitCode", true)).isEqualTo("Never");
-    assertThat(TfPodTemplates.restartPolicy("Never", true)).isEqualTo("Never");
-    assertThat(TfPodTemplates.restartPolicy("OnFailure", true)).isEqualTo("OnFailure");
-    assertThat(TfPodTemplates.restartPolicy("Always", false)).isEqualTo("Always");
-    assertThat(TfPodTemplates.restartPolicy("Always", true)).isEqualTo("OnFailure");
-  }
-
-  @Test
   void goEscapesHtmlAndControlCharacters() {
     StringBuilder out = new StringBuilder();
     TfConfig.string(out, "a<b>&\"\\\n\u0001\u2028");
