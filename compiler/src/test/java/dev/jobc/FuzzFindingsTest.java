@@ -11,6 +11,7 @@ import dev.jobc.options.CompileOptions;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Named;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -115,6 +116,27 @@ class FuzzFindingsTest {
                     + "      replicas: 2\n      template:\n        spec:\n          containers:\n"),
             Code.REQUIRED,
             "spec.tfReplicaSpecs[Worker].template.spec.containers"));
+  }
+
+  /**
+   * A request written with no value ({@code cpu:}) is 0, as apimachinery reads a null quantity; it
+   * threw a NullPointerException from Quantities (found by the fuzzer: the committed input
+   * mpijob-request-without-value).
+   */
+  @Test
+  void aRequestWithoutAValueCompiles() {
+    CompileResult result =
+        COMPILER.compile(
+            List.of(
+                new Source(
+                    "input.yaml",
+                    mpiJob(
+                        "  mpiReplicaSpecs:\n    Launcher:\n      replicas: 1\n      template:\n"
+                            + "        spec:\n          containers:\n          - name: l\n"
+                            + "            image: i\n            resources:\n"
+                            + "              requests:\n                cpu:\n"))),
+            CompileOptions.defaults());
+    assertThat(result.diagnostics()).filteredOn(Diagnostic::isError).isEmpty();
   }
 
   @ParameterizedTest

@@ -34,8 +34,11 @@ public final class Quantities {
     return q == null || q.getAmount() == null ? null : value(text(q));
   }
 
-  /** {@code q} as written: amount and format run together. */
+  /** {@code q} as written: amount and format run together; "" for none ({@code cpu:} alone). */
   public static String text(Quantity q) {
+    if (q == null) {
+      return "";
+    }
     return (q.getAmount() == null ? "" : q.getAmount())
         + (q.getFormat() == null ? "" : q.getFormat());
   }
