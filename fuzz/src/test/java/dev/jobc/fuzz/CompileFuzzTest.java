@@ -7,6 +7,7 @@ import dev.jobc.diag.Diagnostic;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.model.Budget;
 import dev.jobc.model.CompileResult;
 import dev.jobc.model.Source;
 import java.util.List;
@@ -46,7 +47,19 @@ class CompileFuzzTest {
   private static void compileOnce(byte[] input) {
     if (compiler == null) {
       compiler = new ManifestCompiler();
-      loader = new YamlLoader(YamlLimits.defaults());
+      // The output may be longer and deeper than one input may be (aliases expanded, templates
+      // nested in generated objects), up to the run's output budget: read it back as kubectl
+      // would, without the input's limits.
+      YamlLimits inputs = YamlLimits.defaults();
+      loader =
+          new YamlLoader(
+              new YamlLimits(
+                  Math.toIntExact(Budget.RUN_OUTPUT_CHARS),
+                  inputs.maxDepth() + 20,
+                  Budget.RUN_OUTPUT_CHARS,
+                  inputs.maxAliases(),
+                  inputs.maxAliasNodes(),
+                  inputs.maxNumberDigits()));
     }
     CompileInput in;
     try {
