@@ -50,6 +50,7 @@ public final class JaxJobKind extends ReplicaJobKind<JaxJob, ReplicaJob> {
           "the workers decide it (training-operator's UpdateJobStatus), and with none it would"
               + " succeed at once",
           out);
+      ReplicaValidator.decidingToken(job, JaxJob.WORKER, out);
       ReplicaJob.Replica worker = job.replica(JaxJob.WORKER);
       ReplicaValidator.validateJobCarrier(job, worker == null ? 1 : worker.count(), out);
     }

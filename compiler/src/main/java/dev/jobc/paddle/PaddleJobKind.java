@@ -78,6 +78,7 @@ public final class PaddleJobKind extends ReplicaJobKind<PaddleJob, PaddleJobKind
               + " decide it (training-operator's UpdateJobStatus), and with none it would succeed"
               + " at once",
           out);
+      ReplicaValidator.decidingToken(job, decider, out);
       ReplicaJob.Replica deciding = job.replica(decider);
       ReplicaValidator.validateJobCarrier(job, deciding == null ? 1 : deciding.count(), out);
     }

@@ -65,6 +65,8 @@ public final class PyTorchJobValidator {
               "Required value: a PyTorchJob needs a Master or a Worker: only they can complete it"
                   + " (training-operator's UpdateJobStatus), so the job would never finish"));
     }
+    ReplicaValidator.decidingToken(
+        job, master != null ? PyTorchJob.MASTER : PyTorchJob.WORKER, out);
     ReplicaValidator.validateJobCarrier(
         job,
         master == null && model.elasticPolicy() == null && worker != null ? worker.count() : 1,

@@ -34,12 +34,15 @@ public final class ReplicaGangPlanner {
 
   private ReplicaGangPlanner() {}
 
-  static Optional<GangPlan> plan(ReplicaJob job) {
+  /**
+   * The plan of {@code job}, whose pods are {@code replicas} (the deciding ones with a sidecar).
+   */
+  static Optional<GangPlan> plan(ReplicaJob job, List<ReplicaPod> replicas) {
     return plan(
         job.options(),
         job.runPolicy(),
         job.totalReplicas(),
-        minMember -> minResources(job, minMember));
+        minMember -> minResources(job, replicas, minMember));
   }
 
   /**
@@ -113,14 +116,20 @@ public final class ReplicaGangPlanner {
     return out;
   }
 
-  /**
-   * The family's count leaves its sidecars out (unlike TFJob's, which counts the one beside each
-   * deciding pod).
-   */
-  static SortedMap<String, String> minResources(ReplicaJob job, int minMember) {
+  /** {@code CalcPGMinResources} with the jobc-sidecar's requests on each deciding pod. */
+  static SortedMap<String, String> minResources(
+      ReplicaJob job, List<ReplicaPod> replicas, int minMember) {
     List<PodCount> types = new ArrayList<>();
     for (ReplicaJob.Replica r : job.each()) {
-      types.add(new PodCount(r.count(), r.spec().template(), n -> 0));
+      types.add(
+          new PodCount(
+              r.count(),
+              r.spec().template(),
+              take ->
+                  (int)
+                      replicas.stream()
+                          .filter(p -> p.decides() && p.type().equals(r.type()) && p.index() < take)
+                          .count()));
     }
     return minResources(types, minMember);
   }

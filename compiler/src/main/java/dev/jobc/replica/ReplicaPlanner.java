@@ -4,6 +4,7 @@ import dev.jobc.bind.ObjectTrees;
 import dev.jobc.bind.ObjectTrees.Snapshot;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.ReplicaLabels;
+import dev.jobc.k8s.PodTemplates;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Container;
@@ -41,9 +42,11 @@ public final class ReplicaPlanner {
       ports.put(r.type(), servicePorts(job.framework().container(), r.spec().template()));
     }
     ReplicaPod decider = replicas.stream().filter(ReplicaPod::decides).findFirst().orElseThrow();
+    // The account the deciding replicas' template names (the deprecated serviceAccount too) is
+    // kept (image pull secrets, cloud identity) and the sidecar's Role bound to it.
     String account =
-        job.replica(decider.type()).spec().template().getSpec().getServiceAccountName();
-    boolean create = account == null || account.isEmpty();
+        PodTemplates.namedAccount(job.replica(decider.type()).spec().template().getSpec());
+    boolean create = account == null;
     Map<String, String> kueue = MpiLabels.kueueLabels(job.metadata().getLabels());
     boolean queued = kueue.containsKey(ReplicaKueue.QUEUE_NAME);
     // Kueue admits a Job per replica as a Workload each, or, unlabelled, ignores their pods: one
@@ -62,7 +65,7 @@ public final class ReplicaPlanner {
         create,
         kueue,
         queued,
-        ReplicaGangPlanner.plan(job).orElse(null),
+        ReplicaGangPlanner.plan(job, replicas).orElse(null),
         anyDecides);
   }
 

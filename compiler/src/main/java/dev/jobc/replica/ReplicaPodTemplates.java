@@ -9,6 +9,7 @@ import dev.jobc.k8s.GangPlan.Flavor;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
+import dev.jobc.k8s.SidecarContainer;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -17,6 +18,7 @@ import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,12 +89,30 @@ public final class ReplicaPodTemplates {
     spec.setRestartPolicy(restartPolicy(plan.restartPolicy(replica.type()), inJob));
     decorate(plan.gang(), plan.name(), replica.lower(), meta, spec);
     if (replica.decides()) {
-      spec.setServiceAccountName(plan.serviceAccount());
-      spec.setInitContainers(
-          PodTemplates.append(spec.getInitContainers(), ReplicaSidecar.container(plan, replica)));
-      spec.setVolumes(PodTemplates.append(spec.getVolumes(), sidecarTmpVolume()));
+      addSidecar(spec, plan.serviceAccount(), ReplicaSidecar.container(plan, replica));
     }
     return template;
+  }
+
+  /**
+   * Puts {@code sidecar} beside a deciding pod's containers (TFJob's too). The sidecar's Role is
+   * bound to {@code account}: the pod's own containers get no token (so user code gains none of the
+   * Role's rights), and the sidecar mounts one of its own ({@link #sidecarMounts}).
+   */
+  public static void addSidecar(PodSpec spec, String account, Container sidecar) {
+    spec.setServiceAccountName(account);
+    spec.setAutomountServiceAccountToken(Boolean.FALSE);
+    spec.setInitContainers(PodTemplates.append(spec.getInitContainers(), sidecar));
+    spec.setVolumes(
+        PodTemplates.append(spec.getVolumes(), sidecarTmpVolume(), SidecarContainer.tokenVolume()));
+  }
+
+  /** The sidecar's mounts: its scratch space and its own API token. */
+  public static List<VolumeMount> sidecarMounts() {
+    return new ArrayList<>(
+        List.of(
+            PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT),
+            SidecarContainer.tokenMount()));
   }
 
   /**

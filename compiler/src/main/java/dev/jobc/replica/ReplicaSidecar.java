@@ -1,7 +1,6 @@
 package dev.jobc.replica;
 
 import dev.jobc.conventions.Naming;
-import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
@@ -14,7 +13,7 @@ import java.util.List;
  * success (the deciding replicas' main containers exit 0: all of them, or with {@code --success
  * any} the first) or failure (a replica fails for good under its restart policy), records it as an
  * Event, and then ends the replicas still running without deleting them: it suspends their Jobs, or
- * lowers their Pods' {@code activeDeadlineSeconds}.
+ * lowers their Pods' {@code activeDeadlineSeconds}. It alone mounts an API token.
  */
 final class ReplicaSidecar {
   static final String COMMAND = "replicas";
@@ -48,9 +47,7 @@ final class ReplicaSidecar {
     Container c =
         SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
     c.setRestartPolicy("Always");
-    c.setVolumeMounts(
-        new ArrayList<>(
-            List.of(PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT))));
+    c.setVolumeMounts(ReplicaPodTemplates.sidecarMounts());
     return c;
   }
 

@@ -87,13 +87,49 @@ public final class ReplicaValidator {
     Set<String> initContainers = new HashSet<>(reservedInitContainers);
     initContainers.add(Naming.SIDECAR);
     ReservedNames reserved =
-        new ReservedNames(Set.of(Naming.SIDECAR_TMP_VOLUME), Set.copyOf(initContainers), Set.of());
+        new ReservedNames(
+            Set.of(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TOKEN_VOLUME),
+            Set.copyOf(initContainers),
+            Set.of());
     for (ReplicaJob.Replica replica : job.each()) {
       validateReplica(job.framework(), replica.key(), replica.spec(), reserved, out);
     }
     validateTotal(job, out);
     validateGang(job, out);
     return out;
+  }
+
+  /**
+   * The pods of {@code type}, which decide the job's outcome, run the jobc-sidecar ({@link
+   * #decidingToken}); none when the job has no such replica.
+   */
+  public static void decidingToken(ReplicaJob job, String type, List<Finding> out) {
+    ReplicaJob.Replica replica = job.replica(type);
+    if (replica != null) {
+      decidingToken(at(job, replica), replica.spec().template(), out);
+    }
+  }
+
+  /**
+   * A deciding replica's pods run the jobc-sidecar, whose Role is bound to their ServiceAccount; so
+   * that the job's own code gains none of its rights, the pod gets no automatic token and only the
+   * sidecar mounts one. A template at {@code spec.<replicaSpecs>[<key>]} ({@code at}) that asks for
+   * the token in every container is refused rather than overridden. TFJob's validator checks its
+   * deciding replica here too.
+   */
+  public static void decidingToken(FieldPath at, PodTemplateSpec template, List<Finding> out) {
+    PodSpec pod = template == null ? null : template.getSpec();
+    if (pod == null || !Boolean.TRUE.equals(pod.getAutomountServiceAccountToken())) {
+      return;
+    }
+    out.add(
+        error(
+            Code.FORBIDDEN,
+            at.child("template").child("spec").child("automountServiceAccountToken"),
+            "Forbidden: these pods decide the job's outcome and run the jobc-sidecar, whose"
+                + " Role (patch on the job's replicas) is bound to their ServiceAccount; so"
+                + " that the job's own containers get none of its rights, only the sidecar"
+                + " mounts a token: drop this setting"));
   }
 
   /** {@code spec.<replicaSpecs>[<key>]} of {@code replica}. */

@@ -15,7 +15,6 @@ import dev.jobc.options.WorkerKind;
 import dev.jobc.replica.ReplicaValidator;
 import dev.jobc.validate.JobNames;
 import dev.jobc.validate.ReservedNames;
-import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -171,32 +170,15 @@ public final class TfJobValidator {
   }
 
   /**
-   * The deciding replica's pods run the jobc-sidecar, whose Role is bound to their ServiceAccount;
-   * so that the job's own code gains none of its rights, the pod gets no automatic token and only
-   * the sidecar mounts one. A template that asks for the token in every container is refused rather
-   * than overridden.
+   * The deciding replica's pods get no automatic token ({@link ReplicaValidator#decidingToken}).
    */
   private static void validateDecidingReplica(TfJobModel job, List<Finding> out) {
     for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
       TfJobModel.Replica replica = e.getValue();
-      PodSpec pod = replica.spec().template() == null ? null : replica.spec().template().getSpec();
-      if (pod == null
-          || !Boolean.TRUE.equals(pod.getAutomountServiceAccountToken())
-          || !TfJobPlanner.decides(job, e.getKey(), 0)) {
-        continue;
+      if (TfJobPlanner.decides(job, e.getKey(), 0)) {
+        ReplicaValidator.decidingToken(
+            REPLICA_SPECS.key(replica.key()), replica.spec().template(), out);
       }
-      out.add(
-          error(
-              Code.FORBIDDEN,
-              REPLICA_SPECS
-                  .key(replica.key())
-                  .child("template")
-                  .child("spec")
-                  .child("automountServiceAccountToken"),
-              "Forbidden: these pods decide the job's outcome and run the jobc-sidecar, whose"
-                  + " Role (patch on the job's replicas) is bound to their ServiceAccount; so"
-                  + " that the job's own containers get none of its rights, only the sidecar"
-                  + " mounts a token: drop this setting"));
     }
   }
 

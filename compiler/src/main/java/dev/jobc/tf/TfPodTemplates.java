@@ -3,7 +3,6 @@ package dev.jobc.tf;
 import dev.jobc.conventions.TfLabels;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
-import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.replica.ReplicaPodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -64,17 +63,8 @@ final class TfPodTemplates {
     }
     ReplicaPodTemplates.decorate(plan.gang(), plan.name(), replica.type().lower(), meta, spec);
     if (replica.decides()) {
-      // The sidecar's Role is bound to this account: the pod's own containers get no token (so
-      // user code gains none of the Role's rights), and the sidecar mounts one of its own.
-      spec.setServiceAccountName(plan.serviceAccount());
-      spec.setAutomountServiceAccountToken(Boolean.FALSE);
-      spec.setInitContainers(
-          PodTemplates.append(spec.getInitContainers(), TfSidecar.container(plan, replica)));
-      spec.setVolumes(
-          PodTemplates.append(
-              spec.getVolumes(),
-              ReplicaPodTemplates.sidecarTmpVolume(),
-              SidecarContainer.tokenVolume()));
+      ReplicaPodTemplates.addSidecar(
+          spec, plan.serviceAccount(), TfSidecar.container(plan, replica));
     }
     return template;
   }

@@ -1,9 +1,9 @@
 package dev.jobc.tf;
 
 import dev.jobc.conventions.Naming;
-import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.OptionTable;
+import dev.jobc.replica.ReplicaPodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,11 +51,7 @@ final class TfSidecar {
     Container c =
         SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
     c.setRestartPolicy("Always");
-    c.setVolumeMounts(
-        new ArrayList<>(
-            List.of(
-                PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT),
-                SidecarContainer.tokenMount())));
+    c.setVolumeMounts(ReplicaPodTemplates.sidecarMounts());
     return c;
   }
 

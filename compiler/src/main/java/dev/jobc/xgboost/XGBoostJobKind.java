@@ -72,6 +72,7 @@ public final class XGBoostJobKind extends ReplicaJobKind<XGBoostJob, ReplicaJob>
               ReplicaValidator.at(job, master).child("replicas"),
               "Forbidden: must be 1"));
     }
+    ReplicaValidator.decidingToken(job, XGBoostJob.MASTER, out);
     ReplicaValidator.validateJobCarrier(job, 1, out);
     ReplicaJob.Replica worker = job.replica(XGBoostJob.WORKER);
     if (worker != null && out.stream().noneMatch(Finding::isError)) {
