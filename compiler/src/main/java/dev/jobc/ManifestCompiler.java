@@ -487,7 +487,6 @@ public final class ManifestCompiler {
   /** A job that passed bind and defaults: its kind and model, for plan and generate. */
   private record Accepted(JobKind<Object, Object, Object> kind, Object model, Document doc) {}
 
-  /** One output object: its identity, whether Flux may substitute in it, its text. */
   /**
    * One output object: its identity, whether Flux may substitute in it, its text, and why the API
    * server would refuse it for its size ({@code tooLarge}, null when it would not).

@@ -97,15 +97,15 @@ class SidecarLimitsIT {
     return SidecarImageIT.read(dir.resolve(container + ".log"));
   }
 
+  /** Kubernetes' default grace period: from SIGTERM to SIGKILL, for the whole pod. */
+  static final double GRACE_SECONDS = 30;
+
   /**
    * A DGLJob launcher's {@code jobc-release-workers}, SIGTERMed once its launcher has ended, at its
    * rendered CPU limit: the release must be done within the pod's grace period. At 50m, building
    * the client after SIGTERM took the whole grace; the StatefulSet stayed at 2 and the process
    * exited 143.
    */
-  /** Kubernetes' default grace period: from SIGTERM to SIGKILL, for the whole pod. */
-  static final double GRACE_SECONDS = 30;
-
   @Test
   void dglReleaseLetsTheWorkersGoWithinTheGracePeriodAtItsCpuLimit() throws Exception {
     dglRelease(true);
