@@ -48,6 +48,8 @@ final class ReplicasSidecar {
   private final Termination termination;
   private volatile ObjectReference carrier;
   private boolean finished;
+  private Map<String, Pod> seen = Map.of();
+  private Runnable observer = () -> {};
 
   ReplicasSidecar(KubernetesClient client, Settings settings, Termination termination) {
     this.client = client;
@@ -55,6 +57,12 @@ final class ReplicasSidecar {
     this.outcome = new ReplicaOutcome(settings.rules());
     this.stops = new ReplicaStops(client, settings.namespace(), settings.rules().podCarrier());
     this.termination = termination;
+  }
+
+  /** Calls {@code observer} after each evaluation of the pods (tests wait on it). */
+  ReplicasSidecar observed(Runnable observer) {
+    this.observer = observer;
+    return this;
   }
 
   /** Runs until a stop is requested (SIGTERM); returns the exit code. */
@@ -75,17 +83,28 @@ final class ReplicasSidecar {
 
   /** Reacts to the job's pods as they are now. */
   synchronized void onPods(Map<String, Pod> pods) {
-    if (finished) {
-      return;
+    try {
+      if (finished) {
+        return;
+      }
+      seen = pods;
+      Pod me = pods.get(s.pod());
+      if (me != null) {
+        carrier(me);
+      }
+      ReplicaOutcome.Decision decision = outcome.decide(pods, me);
+      if (decision != null) {
+        conclude(pods, decision);
+      }
+    } finally {
+      observer.run();
     }
-    Pod me = pods.get(s.pod());
-    if (me != null) {
-      carrier(me);
-    }
-    ReplicaOutcome.Decision decision = outcome.decide(pods, me);
-    if (decision != null) {
-      conclude(pods, decision);
-    }
+  }
+
+  /** The phase of pod {@code name} at the last evaluation, or null when it saw none (tests). */
+  synchronized String seenPhase(String name) {
+    Pod p = seen.get(name);
+    return p == null ? null : Pods.phase(p);
   }
 
   /** On SIGTERM: read the pods once more, in case the watch has not delivered this end yet. */

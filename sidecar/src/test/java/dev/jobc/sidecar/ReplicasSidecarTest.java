@@ -61,6 +61,15 @@ class ReplicasSidecarTest {
     api.close();
   }
 
+  /**
+   * Waits until the sidecar has evaluated pod {@code name} in {@code phase}: an assertion that it
+   * has not decided means nothing before.
+   */
+  private void seen(String name, String phase) {
+    Eventually.until(
+        name + " " + phase + " seen by the sidecar", () -> phase.equals(sidecar.seenPhase(name)));
+  }
+
   /** The Role jobc renders for {@code job}, enforced by the stand-in from now on. */
   private void enforceRenderedRole(String job, boolean pods) {
     CompileOptions options =
@@ -166,7 +175,7 @@ class ReplicasSidecarTest {
                 podCarrier,
                 others,
                 Set.of()));
-    sidecar = new ReplicasSidecar(client, settings, termination);
+    sidecar = new ReplicasSidecar(client, settings, termination).observed(Eventually::changed);
     running =
         CompletableFuture.supplyAsync(
             () -> {
@@ -229,6 +238,7 @@ class ReplicasSidecarTest {
         Map.of("dist-worker-0", "worker", "dist-worker-1", "worker"));
     api.launcherEnded("dist-worker-1-abcde", "pytorch", 0);
     api.setPhase("dist-worker-1-abcde", "Succeeded");
+    seen("dist-worker-1-abcde", "Succeeded");
     assertThat(sidecar.finished()).as("a worker's success decides nothing").isFalse();
 
     api.launcherEnded("dist-master-0-abcde", "pytorch", 0);
@@ -330,6 +340,7 @@ class ReplicasSidecarTest {
     api.launcherEnded("dist-worker-1", "jax", 0);
     api.launcherEnded("dist-worker-0", "jax", 0);
     api.setPhase("dist-worker-0", "Succeeded");
+    seen("dist-worker-0", "Succeeded");
     assertThat(sidecar.finished()).as("worker 2 still runs").isFalse();
     api.launcherEnded("dist-worker-2", "jax", 0);
 
@@ -378,10 +389,8 @@ class ReplicasSidecarTest {
             "dist-worker-0-fghij",
             "dist-worker-0",
             "Running"));
-    Eventually.until(
-        "the replacement seen",
-        () ->
-            client.pods().inNamespace(ApiStandIn.NS).withName("dist-worker-0-fghij").get() != null);
+    // The sidecar has evaluated the first pod's 137 once it has seen the replacement.
+    seen("dist-worker-0-fghij", "Running");
     assertThat(sidecar.finished()).as("137 (SIGKILL) is retried").isFalse();
 
     api.launcherEnded("dist-worker-0-fghij", "xgboost", 2);
