@@ -260,13 +260,13 @@ class ArgoCdIT {
   }
 
   @Test
-  void theComponentAddsTheSidecarToTheRepoServer() throws IOException {
+  void theComponentAddsTheSidecarAndTheJobSetHealthCheck() throws IOException {
     ExternalCommand.require("kubectl");
     Path dir = tmp.resolve("install");
     Files.createDirectories(dir);
     Files.writeString(
         dir.resolve("kustomization.yaml"),
-        "resources: [repo-server.yaml]\ncomponents: ["
+        "resources: [repo-server.yaml, argocd-cm.yaml]\ncomponents: ["
             // kustomize accepts only relative component paths.
             + dir.relativize(ExternalCommand.root().resolve("deploy/argocd"))
             + "]\n");
@@ -289,6 +289,18 @@ class ArgoCdIT {
               - name: plugins
                 emptyDir: {}
         """);
+    // As Argo CD's install.yaml has it.
+    Files.writeString(
+        dir.resolve("argocd-cm.yaml"),
+        """
+        apiVersion: v1
+        kind: ConfigMap
+        metadata:
+          name: argocd-cm
+          labels:
+            app.kubernetes.io/name: argocd-cm
+            app.kubernetes.io/part-of: argocd
+        """);
     ExternalCommand run =
         ExternalCommand.run(
             dir,
@@ -297,8 +309,23 @@ class ArgoCdIT {
             List.of("kubectl", "kustomize", "--load-restrictor", "LoadRestrictionsNone", "."));
     assertThat(run.exitCode()).as(run.toString()).isZero();
     List<JsonNode> objects = YamlStream.parse(run.out());
-    JsonNode configMap =
-        objects.stream().filter(o -> o.path("kind").asText().equals("ConfigMap")).findFirst().get();
+    Map<String, JsonNode> configMaps = new HashMap<>();
+    objects.stream()
+        .filter(o -> o.path("kind").asText().equals("ConfigMap"))
+        .forEach(o -> configMaps.put(o.path("metadata").path("name").asText(), o));
+    assertThat(configMaps).containsOnlyKeys("jobc-cmp-plugin", "argocd-cm");
+    // The JobSet health check (JobSetHealthIT runs it), merged under the key Argo CD reads.
+    JsonNode argocdCm = configMaps.get("argocd-cm");
+    assertThat(
+            argocdCm
+                .path("data")
+                .path("resource.customizations.health.jobset.x-k8s.io_JobSet")
+                .asText())
+        .isEqualTo(
+            Files.readString(ExternalCommand.root().resolve("deploy/argocd/jobset-health.lua")));
+    assertThat(argocdCm.path("metadata").path("labels").path("app.kubernetes.io/part-of").asText())
+        .isEqualTo("argocd");
+    JsonNode configMap = configMaps.get("jobc-cmp-plugin");
     assertThat(configMap.path("data").path("plugin.yaml").asText())
         .isEqualTo(Files.readString(PLUGIN));
     JsonNode pod =
