@@ -12,6 +12,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.ApiLimits;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
@@ -53,6 +54,7 @@ public final class MpiJobValidator {
 
   public static List<Finding> validate(MpiJobModel job) {
     List<Finding> out = new ArrayList<>(job.findings());
+    JobSetRules.refuse(job.options(), "MPIJob", "not rendered as a JobSet in this version", out);
     validateMetadata(job, out);
     validateSpec(job, out);
     validateReplicaSpecs(job, out);
