@@ -245,6 +245,11 @@ class JobSetTargetTest {
       }
       String job = jobName(o);
       String replica = name(o).substring(job.length() + 1);
+      // The MPIJob's scaler Job is jobc's stand-in for the operator, not a replica: in the JobSet
+      // target the JobSet controller does its work.
+      if (kind.equals("Job") && name(o).equals(dev.jobc.conventions.Naming.scaler(job))) {
+        continue;
+      }
       // Bare worker Pods <job>-worker-<i> share one template: the JobSet's worker Job.
       if (kind.equals("Pod") && replica.matches("worker-[0-9]+") && !isTf(o)) {
         replica = "worker";
