@@ -352,9 +352,9 @@ public final class MpiJobValidator {
           error(
               Code.FORBIDDEN,
               path,
-              "Forbidden: target jobset: the JobSet's worker Job cannot be scaled at run time"
-                  + " without changing what the JobSet renders; use --target plain for an"
-                  + " elastic job"));
+              "Forbidden: target jobset: an elastic job is not rendered as a JobSet in this"
+                  + " version: its live discover_hosts.sh needs the jobc-sidecar, which does not"
+                  + " yet follow a JobSet's workers (docs/jobset.md#mpijob); use --target plain"));
     } else if (job.worker() == null) {
       out.add(
           error(
