@@ -12,16 +12,18 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Debian's real {@code mpirun} (Open MPI 4.1, MPICH 4.0) launches a rendered MPIJob of 70 workers
- * through the rendered {@code kubexec.sh} and launcher environment. Past Open MPI's routing radix
- * (64 daemons) Open MPI starts daemons from other daemons (tree spawn), i.e. from inside worker
- * pods, which have no kubectl and no right to exec; the stand-in kubectl fails there as they do.
+ * through the rendered {@code kubexec.sh} and launcher environment, in both targets: in the JobSet
+ * target the hostfile names the JobSet's host names ({@code big-worker-0-<i>}) and the pods' names
+ * carry a random suffix, so {@code kubexec.sh} must find each worker's pod by its labels. Past Open
+ * MPI's routing radix (64 daemons) Open MPI starts daemons from other daemons (tree spawn), i.e.
+ * from inside worker pods, which have no kubectl and no right to exec; the stand-in kubectl fails
+ * there as they do.
  *
  * <p>The stand-in emulates {@code kubectl exec POD [--container C] -- CMD...}: it runs CMD on this
  * machine in a fresh environment (a pod does not inherit the launcher's) with its own {@code
@@ -36,15 +38,23 @@ class KubexecMpirunIT {
 
   @TempDir Path tmp;
 
-  @ParameterizedTest(name = "{0} {1} with {2}, launcher as worker: {3}")
+  @ParameterizedTest(name = "{0} {1} with {2}, launcher as worker: {3}, target {4}")
   @CsvSource({
-    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi, false",
-    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi, true",
-    "kubeflow.org/v1, OpenMPI, mpirun.openmpi, false",
-    "kubeflow.org/v2beta1, MPICH, mpirun.mpich, false"
+    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi, false, plain",
+    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi, true, plain",
+    "kubeflow.org/v1, OpenMPI, mpirun.openmpi, false, plain",
+    "kubeflow.org/v2beta1, MPICH, mpirun.mpich, false, plain",
+    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi, false, jobset",
+    "kubeflow.org/v2beta1, OpenMPI, mpirun.openmpi, true, jobset",
+    "kubeflow.org/v1, OpenMPI, mpirun.openmpi, false, jobset",
+    "kubeflow.org/v2beta1, MPICH, mpirun.mpich, false, jobset"
   })
   void everyWorkerRunsItsRankWithoutExecFromAWorker(
-      String apiVersion, String implementation, String mpirun, boolean launcherAsWorker)
+      String apiVersion,
+      String implementation,
+      String mpirun,
+      boolean launcherAsWorker,
+      String target)
       throws IOException {
     ExternalCommand.require(mpirun);
     Files.writeString(tmp.resolve("job.yaml"), job(apiVersion, implementation, launcherAsWorker));
@@ -53,17 +63,17 @@ class KubexecMpirunIT {
             tmp,
             Map.of("PATH", ExternalCommand.pathWithBin()),
             "",
-            List.of("jobc", "render", "job.yaml"));
+            List.of("jobc", "render", "--target", target, "job.yaml"));
     assertThat(render.exitCode()).as(render.toString()).isZero();
     List<JsonNode> objects = YamlStream.parse(render.out());
     JsonNode config = one(objects, "ConfigMap", "big-config").path("data");
+    boolean jobSet = target.equals("jobset");
+    JsonNode launcherJob =
+        jobSet
+            ? replicatedJob(one(objects, "JobSet", "big"), "launcher")
+            : one(objects, "Job", "big-launcher");
     JsonNode launcher =
-        one(objects, "Job", "big-launcher")
-            .path("spec")
-            .path("template")
-            .path("spec")
-            .path("containers")
-            .path(0);
+        launcherJob.path("spec").path("template").path("spec").path("containers").path(0);
 
     // The launcher's file system: /etc/mpi holds what the sidecar copies from the ConfigMap,
     // /opt/kube the kubectl that kubexec.sh runs (here the stand-in).
@@ -71,8 +81,25 @@ class KubexecMpirunIT {
     Path optKube = Files.createDirectories(tmp.resolve("launcher/opt-kube"));
     Path launcherTmp = Files.createDirectories(tmp.resolve("launcher/tmp"));
     Path pods = Files.createDirectories(tmp.resolve("pods"));
+    // The pods the API server would list, each a file of its labels, one a line. A JobSet's pod
+    // names end with a random suffix (here one made up per index), which no host name carries.
+    Path existing = Files.createDirectories(tmp.resolve("existing-pods"));
+    List<String> workerPods = new ArrayList<>();
+    for (int i = 0; i < WORKERS; i++) {
+      String pod = jobSet ? "big-worker-0-" + i + "-" + suffix(i) : "big-worker-" + i;
+      workerPods.add(pod);
+      Files.writeString(
+          existing.resolve(pod),
+          jobSet
+              ? "jobset.sigs.k8s.io/jobset-name=big\n"
+                  + "jobset.sigs.k8s.io/replicatedjob-name=worker\n"
+                  + "batch.kubernetes.io/job-completion-index="
+                  + i
+                  + "\n"
+              : "");
+    }
     Path standIn = optKube.resolve("kubectl");
-    executable(standIn, standInKubectl(pods));
+    executable(standIn, standInKubectl(pods, existing));
     Files.writeString(etcMpi.resolve("hostfile"), config.path("hostfile").asText());
     String kubexec = config.path("kubexec.sh").asText();
     assertThat(kubexec).contains(Naming.KUBECTL_MOUNT + "/kubectl");
@@ -119,8 +146,7 @@ class KubexecMpirunIT {
             .map(l -> l.substring("rank in".length()).strip())
             .map(pod -> pod.isEmpty() ? "the launcher" : pod)
             .toList();
-    List<String> expected =
-        new ArrayList<>(IntStream.range(0, WORKERS).mapToObj(i -> "big-worker-" + i).toList());
+    List<String> expected = new ArrayList<>(workerPods);
     if (launcherAsWorker) {
       expected.add("the launcher");
     }
@@ -168,28 +194,67 @@ class KubexecMpirunIT {
   }
 
   /**
-   * {@code kubectl exec POD [--container C] -- CMD...} run on this machine as if inside POD; fails,
-   * and leaves a file the test checks, when called from inside a pod.
+   * {@code kubectl exec POD [--container C] -- CMD...} run on this machine as if inside POD, which
+   * must exist (as {@code pod/POD} too); {@code kubectl get pods --selector K=V,...
+   * --field-selector status.phase=Running --output name} prints {@code pod/NAME} for each existing
+   * pod that has every label. Fails, and leaves a file the test checks, when called from inside a
+   * pod.
    */
-  private static String standInKubectl(Path pods) {
+  private static String standInKubectl(Path pods, Path existing) {
     return """
         #!/bin/sh
-        # Stand-in for kubectl exec (see KubexecMpirunIT).
+        # Stand-in for kubectl exec and get pods (see KubexecMpirunIT).
         if [ -n "$%1$s" ]; then
           echo "kubectl: not found (called inside pod $%1$s: workers have no kubectl)" >&2
           echo "$%1$s: kubectl $*" >> '%2$s/exec-from-a-worker'
           exit 127
         fi
-        [ "$1" = exec ] || { echo "stand-in kubectl: only exec is emulated: $*" >&2; exit 2; }
+        if [ "$1" = get ]; then
+          [ "$2" = pods ] && [ "$3" = --selector ] && [ "$5" = --field-selector ] \\
+            && [ "$6" = status.phase=Running ] && [ "$7" = --output ] && [ "$8" = name ] \\
+            && [ "$#" -eq 8 ] || { echo "stand-in kubectl: unexpected: $*" >&2; exit 2; }
+          for file in '%3$s'/*; do
+            all=yes
+            IFS=,
+            for term in $4; do
+              grep -qxF "$term" "$file" || all=no
+            done
+            unset IFS
+            if [ "$all" = yes ]; then echo "pod/$(basename "$file")"; fi
+          done
+          exit 0
+        fi
+        [ "$1" = exec ] || { echo "stand-in kubectl: only exec and get are emulated: $*" >&2; exit 2; }
         shift
-        pod=$1
+        pod=$(basename "$1")
+        [ -e '%3$s'/"$pod" ] || { echo "stand-in kubectl: no pod $pod" >&2; exit 1; }
         shift
         while [ "$#" -gt 0 ] && [ "$1" != -- ]; do shift; done
         shift
         mkdir -p '%2$s'/"$pod"
         exec env -i PATH="$PATH" HOME='%2$s'/"$pod" TMPDIR='%2$s'/"$pod" %1$s="$pod" "$@"
         """
-        .formatted(MARKER, pods);
+        .formatted(MARKER, pods, existing);
+  }
+
+  /** A made-up stand-in for the five random characters of a JobSet pod's name. */
+  private static String suffix(int index) {
+    String letters = "bcdfghjklmnpqrstvwxz2456789";
+    StringBuilder out = new StringBuilder();
+    for (int i = 0, n = index * 7919 + 104729; i < 5; i++, n /= letters.length()) {
+      out.append(letters.charAt(n % letters.length()));
+    }
+    return out.toString();
+  }
+
+  /** The replicated Job {@code name} of a JobSet: its Job template. */
+  private static JsonNode replicatedJob(JsonNode jobSet, String name) {
+    for (JsonNode r : jobSet.path("spec").path("replicatedJobs")) {
+      if (r.path("name").asText().equals(name)) {
+        return r.path("template");
+      }
+    }
+    throw new AssertionError("no replicated Job " + name);
   }
 
   private static JsonNode one(List<JsonNode> objects, String kind, String name) {

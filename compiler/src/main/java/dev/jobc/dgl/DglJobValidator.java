@@ -9,6 +9,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.ApiLimits;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
@@ -46,6 +47,7 @@ public final class DglJobValidator {
   public static List<Finding> validate(DglJobModel job) {
     CompileOptions options = job.options();
     List<Finding> out = new ArrayList<>(job.findings());
+    JobSetRules.refuse(job.options(), "DGLJob", "not rendered as a JobSet in this version", out);
     PartitionMode mode = job.mode().orElse(null);
     validateMetadata(job, mode, options, out);
     if (job.slotsPerWorker() != null && job.slotsPerWorker() < 1) {

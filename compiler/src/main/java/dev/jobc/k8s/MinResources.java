@@ -49,6 +49,15 @@ public final class MinResources {
     return Collections.unmodifiableSortedMap(out);
   }
 
+  /** The same for a gang of {@code pods} pods of one {@code spec}. */
+  public static SortedMap<String, String> of(ReplicaSpec spec, int pods) {
+    Map<String, QuantitySum> sums = new LinkedHashMap<>();
+    add(sums, spec, pods);
+    SortedMap<String, String> out = new TreeMap<>();
+    sums.forEach((name, sum) -> out.put(name, sum.toString()));
+    return Collections.unmodifiableSortedMap(out);
+  }
+
   private static void add(Map<String, QuantitySum> sums, ReplicaSpec spec, int pods) {
     if (spec == null || pods == 0 || spec.template() == null || spec.template().getSpec() == null) {
       return;

@@ -7,6 +7,7 @@ import dev.jobc.k8s.MinResources;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.Target;
 import java.util.Optional;
 import java.util.SortedMap;
 
@@ -28,14 +29,28 @@ public final class GangPlanner {
   }
 
   /**
-   * {@code schedulingPolicy.minAvailable}, else workers + 1 (mpi-operator calculateMinAvailable).
+   * {@code schedulingPolicy.minAvailable}, else workers + 1 (mpi-operator calculateMinAvailable);
+   * in the JobSet target, else {@link #startingPods}.
    */
   public static int minMember(MpiJobModel job) {
     SchedulingPolicy policy = job.schedulingPolicy();
     if (policy != null && policy.minAvailable() != null) {
       return policy.minAvailable();
     }
-    return job.workerReplicas() + 1;
+    return jobSet(job) ? startingPods(job) : job.workerReplicas() + 1;
+  }
+
+  /**
+   * The pods a JobSet starts with: the workers, since the launcher is created only once they are
+   * Ready (a gang that counted it would wait for it, and it for them); the launcher when there are
+   * none.
+   */
+  public static int startingPods(MpiJobModel job) {
+    return job.workerReplicas() > 0 ? job.workerReplicas() : 1;
+  }
+
+  static boolean jobSet(MpiJobModel job) {
+    return job.options().get(OptionTable.TARGET) == Target.JOB_SET;
   }
 
   /** The gang plan, or empty when the job has no gang scheduler. */
@@ -50,7 +65,12 @@ public final class GangPlanner {
 
     SortedMap<String, String> minResources = GangScheduling.givenMinResources(policy);
     if (minResources == null && minMember != 0) {
-      minResources = MinResources.compute(job.launcher(), job.worker(), minMember);
+      minResources =
+          !jobSet(job)
+              ? MinResources.compute(job.launcher(), job.worker(), minMember)
+              : job.workerReplicas() > 0
+                  ? MinResources.of(job.worker(), Math.min(minMember, job.workerReplicas()))
+                  : MinResources.of(job.launcher(), 1);
     }
 
     String queue = null;

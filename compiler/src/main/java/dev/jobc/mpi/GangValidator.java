@@ -79,6 +79,19 @@ final class GangValidator {
                   + " minAvailable out for workers + 1 ("
                   + (job.workerReplicas() + 1)
                   + ")"));
+    } else if (minAvailable != null
+        && GangPlanner.jobSet(job)
+        && minAvailable > GangPlanner.startingPods(job)) {
+      out.add(
+          error(
+              Code.INVALID,
+              POLICY.child("minAvailable"),
+              "Invalid value: "
+                  + minAvailable
+                  + ": must be at most the "
+                  + GangPlanner.startingPods(job)
+                  + " pods the JobSet starts with: in target jobset the launcher is created only"
+                  + " once every worker is Ready, so a gang that counts it is never complete"));
     } else if (minAvailable != null && minAvailable > pods) {
       out.add(
           warning(

@@ -37,6 +37,46 @@ import java.util.List;
 public final class LauncherJobGenerator {
 
   public Job generate(MpiJobPlan plan) {
+    var job = plan.job();
+    var jobLabels = MpiLabels.objectLabels(plan.name());
+    jobLabels.putAll(plan.kueueLabels());
+    JobSpec jobSpec = jobSpec(plan);
+    jobSpec.setTtlSecondsAfterFinished(job.ttlSecondsAfterFinished());
+    jobSpec.setSuspend(job.suspend() ? Boolean.TRUE : null);
+    Job launcher = new Job();
+    launcher.setMetadata(
+        Metadata.of(
+            Naming.launcher(plan.name()),
+            plan.namespace(),
+            jobLabels,
+            Metadata.objectAnnotations(plan.options())));
+    launcher.setSpec(jobSpec);
+    return launcher;
+  }
+
+  /**
+   * The launcher Job's spec, alike in both targets: the pod template, {@code backoffLimit} and
+   * {@code activeDeadlineSeconds} from {@code runPolicy} (mpi-operator v2beta1 {@code
+   * newLauncherJob}); in the JobSet target suspension and time to live are the JobSet's.
+   */
+  JobSpec jobSpec(MpiJobPlan plan) {
+    var job = plan.job();
+    Integer backoffLimit = job.backoffLimit();
+    if (backoffLimit == null && plan.era() == MpiEra.V1) {
+      // mpi-operator v1 ran the launcher as a bare Pod: one attempt, never retried.
+      backoffLimit = 0;
+    }
+    JobSpec jobSpec = new JobSpec();
+    jobSpec.setBackoffLimit(backoffLimit);
+    jobSpec.setActiveDeadlineSeconds(job.activeDeadlineSeconds());
+    // Replace a failed launcher pod only once it has fully terminated (mpi-operator v2beta1,
+    // kubernetes/kubernetes#115844).
+    jobSpec.setPodReplacementPolicy("Failed");
+    jobSpec.setTemplate(template(plan));
+    return jobSpec;
+  }
+
+  private static PodTemplateSpec template(MpiJobPlan plan) {
     var replica = plan.job().launcher();
     // A copy: generators never change the plan.
     PodTemplateSpec template = plan.launcherTemplate().copy();
@@ -53,8 +93,11 @@ public final class LauncherJobGenerator {
     }
     labels.putAll(plan.kueueLabels());
     PodSpec spec = template.getSpec();
-    spec.setHostname(Naming.launcher(plan.name()));
-    spec.setSubdomain(Naming.service(plan.name()));
+    if (!plan.jobSet()) {
+      // In the JobSet target the Job controller names the host and the JobSet sets the subdomain.
+      spec.setHostname(Naming.launcher(plan.name()));
+      spec.setSubdomain(Naming.service(plan.name()));
+    }
     spec.setRestartPolicy(replica.restartPolicy());
     PodTemplates.dnsForHostNetwork(spec);
     if (plan.era().podNameHosts()) {
@@ -74,13 +117,15 @@ public final class LauncherJobGenerator {
     main.setEnv(env);
     var volumes = new ArrayList<>(spec.getVolumes() == null ? List.of() : spec.getVolumes());
     // kubexec.sh runs kubectl as this account, and the jobc-sidecar watches pods with it.
-    spec.setServiceAccountName(plan.launcherAccount());
+    if (plan.launcherRbac()) {
+      spec.setServiceAccountName(plan.launcherAccount());
+    }
     if (plan.ssh()) {
       main.setVolumeMounts(
           PodTemplates.append(
               main.getVolumeMounts(),
               PodTemplates.sshMount(plan.job().sshAuthMountPath()),
-              runtimeMount()));
+              etcMpi(plan)));
       volumes.add(
           PodTemplates.sshVolume(
               plan.options().get(OptionTable.SSH_SECRET), plan.job().sshAuthMountPath()));
@@ -93,7 +138,7 @@ public final class LauncherJobGenerator {
               PodTemplates.MODE_EXECUTABLE));
     } else {
       main.setVolumeMounts(
-          PodTemplates.append(main.getVolumeMounts(), kubectlMount(), runtimeMount()));
+          PodTemplates.append(main.getVolumeMounts(), kubectlMount(), etcMpi(plan)));
       var inits =
           new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
       inits.add(
@@ -121,53 +166,33 @@ public final class LauncherJobGenerator {
     // once the sidecar's startup probe reports the workers Ready. Running from the pod's start,
     // it sees every end of the pod, also one that comes while an init container after it (the
     // user's, kubectl-delivery) is stuck.
-    var inits =
-        new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
-    inits.add(0, SidecarContainers.mpiRun(plan, main.getName()));
-    spec.setInitContainers(inits);
-    volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
-    volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
-    if (plan.sidecarToken()) {
-      volumes.add(SidecarContainer.tokenVolume());
+    if (plan.launcherSidecar()) {
+      var inits =
+          new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
+      inits.add(0, SidecarContainers.mpiRun(plan, main.getName()));
+      spec.setInitContainers(inits);
+      volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
+      volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));
+      if (plan.sidecarToken()) {
+        volumes.add(SidecarContainer.tokenVolume());
+      }
     }
     spec.setVolumes(volumes);
     template.getMetadata().setLabels(labels);
     GangScheduling.decorate(plan.gang(), plan.name(), template);
-
-    var job = plan.job();
-    Integer backoffLimit = job.backoffLimit();
-    if (backoffLimit == null && plan.era() == MpiEra.V1) {
-      // mpi-operator v1 ran the launcher as a bare Pod: one attempt, never retried.
-      backoffLimit = 0;
-    }
-    var jobLabels = MpiLabels.objectLabels(plan.name());
-    jobLabels.putAll(plan.kueueLabels());
-    JobSpec jobSpec = new JobSpec();
-    jobSpec.setBackoffLimit(backoffLimit);
-    jobSpec.setActiveDeadlineSeconds(job.activeDeadlineSeconds());
-    jobSpec.setTtlSecondsAfterFinished(job.ttlSecondsAfterFinished());
-    jobSpec.setSuspend(job.suspend() ? Boolean.TRUE : null);
-    // Replace a failed launcher pod only once it has fully terminated (mpi-operator v2beta1,
-    // kubernetes/kubernetes#115844).
-    jobSpec.setPodReplacementPolicy("Failed");
-    jobSpec.setTemplate(template);
-    Job launcher = new Job();
-    launcher.setMetadata(
-        Metadata.of(
-            Naming.launcher(plan.name()),
-            plan.namespace(),
-            jobLabels,
-            Metadata.objectAnnotations(plan.options())));
-    launcher.setSpec(jobSpec);
-    return launcher;
+    return template;
   }
 
   /**
-   * The launcher sees the sidecar's copies at {@code /etc/mpi}, read-only: the ConfigMap volume
-   * cannot hold a file that changes at run time (see {@link Naming#RUNTIME_VOLUME}).
+   * What the launcher sees at {@code /etc/mpi}, read-only: the sidecar's copies when it runs one,
+   * since the ConfigMap volume cannot hold a file that changes at run time (see {@link
+   * Naming#RUNTIME_VOLUME}); else the ConfigMap itself.
    */
-  private static VolumeMount runtimeMount() {
-    VolumeMount mount = PodTemplates.mount(Naming.RUNTIME_VOLUME, Naming.CONFIG_MOUNT);
+  private static VolumeMount etcMpi(MpiJobPlan plan) {
+    VolumeMount mount =
+        PodTemplates.mount(
+            plan.launcherSidecar() ? Naming.RUNTIME_VOLUME : Naming.CONFIG_VOLUME,
+            Naming.CONFIG_MOUNT);
     mount.setReadOnly(true);
     return mount;
   }

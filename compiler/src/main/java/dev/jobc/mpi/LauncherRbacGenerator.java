@@ -22,6 +22,21 @@ import java.util.List;
 public final class LauncherRbacGenerator {
 
   public List<HasMetadata> generate(MpiJobPlan plan) {
+    if (plan.jobSet()) {
+      // A JobSet's pods have names with a random suffix, which no Role can name: kubexec.sh lists
+      // pods to find a worker's (the plain target grants that too) and may exec into any pod of
+      // the namespace. Nothing else: no sidecar starts or ends workers.
+      return Rbac.objects(
+          Naming.launcher(plan.name()),
+          plan.namespace(),
+          MpiLabels.objectLabels(plan.name()),
+          Metadata.objectAnnotations(plan.options()),
+          List.of(),
+          plan.ssh() || plan.workers() == 0
+              ? List.of()
+              : List.of(Rbac.rule("", "pods/exec", null, "create")),
+          plan.ownAccount() ? null : plan.launcherAccount());
+    }
     List<PolicyRule> sidecar = new ArrayList<>();
     if (plan.workers() > 0) {
       // The sidecar releases the workers when the job has finished (cleanPodPolicy) or is

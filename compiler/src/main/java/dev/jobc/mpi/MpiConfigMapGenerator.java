@@ -1,5 +1,6 @@
 package dev.jobc.mpi;
 
+import dev.jobc.conventions.JobSetNames;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.Metadata;
@@ -49,7 +50,28 @@ public final class MpiConfigMapGenerator {
       kubexecModel.put("container", plan.kubexecContainer());
     }
     if (plan.launcherHost() != null) {
-      kubexecModel.put("launcher", Naming.launcher(plan.name()));
+      // The host name kubexec.sh is given for the launcher: its hostfile entry's first label.
+      kubexecModel.put("launcher", plan.launcherHost().split("\\.", 2)[0]);
+    }
+    if (plan.jobSet()) {
+      // A JobSet's pod names carry a random suffix: kubexec.sh finds the worker's pod by the
+      // labels the JobSet and the Job controller give it, from the index its host name ends with.
+      kubexecModel.put(
+          "jobset",
+          Map.of(
+              "pattern",
+              "x" + JobSetNames.job(plan.name(), MpiLabels.WORKER, 0) + "-\\([0-9][0-9]*\\)$",
+              "selector",
+              JobSetNames.JOBSET_NAME
+                  + "="
+                  + plan.name()
+                  + ","
+                  + JobSetNames.REPLICATED_JOB_NAME
+                  + "="
+                  + MpiLabels.WORKER
+                  + ","
+                  + JobSetNames.COMPLETION_INDEX
+                  + "="));
     }
 
     Map<String, String> data = new LinkedHashMap<>();

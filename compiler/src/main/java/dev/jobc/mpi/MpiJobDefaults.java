@@ -9,6 +9,7 @@ import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.JobAnnotations;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.Target;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.LinkedHashMap;
@@ -125,7 +126,8 @@ public final class MpiJobDefaults {
         || draft.era() == MpiEra.V1ALPHA1
         || worker.restartPolicy() == null
         || !List.of("Never", "OnFailure", "ExitCode").contains(worker.restartPolicy())
-        || draft.options().get(OptionTable.WORKERS) != WorkerKind.STATEFUL_SET) {
+        || draft.options().get(OptionTable.WORKERS) != WorkerKind.STATEFUL_SET
+        || draft.options().get(OptionTable.TARGET) == Target.JOB_SET) {
       return;
     }
     draft.addFinding(

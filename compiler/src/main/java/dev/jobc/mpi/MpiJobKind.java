@@ -23,6 +23,7 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
   private final WorkerStatefulSetGenerator workers = new WorkerStatefulSetGenerator();
   private final WorkerPodsGenerator workerPods = new WorkerPodsGenerator();
   private final LauncherJobGenerator launchers = new LauncherJobGenerator();
+  private final MpiJobSetGenerator jobSets = new MpiJobSetGenerator(launchers);
   private final WorkerScalerJobGenerator scalers = new WorkerScalerJobGenerator();
 
   public MpiJobKind(Templates templates) {
@@ -85,6 +86,20 @@ public final class MpiJobKind implements JobKind<MpiJob, MpiJobModel, MpiJobPlan
 
   @Override
   public List<HasMetadata> generate(MpiJobPlan plan) {
+    if (plan.jobSet()) {
+      // The JobSet and what it does not create; its controller makes the headless Service.
+      List<HasMetadata> out = new ArrayList<>();
+      if (plan.launcherRbac()) {
+        out.addAll(rbac.generate(plan));
+      }
+      out.add(configMaps.generate(plan));
+      out.add(jobSets.generate(plan));
+      if (plan.gang() != null) {
+        out.add(
+            GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));
+      }
+      return out;
+    }
     // kubexec execs into workers; with ssh (mpi-operator v2beta1 creates no RBAC) the launcher's
     // jobc-sidecar still watches pods, releases the workers and records events.
     List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));

@@ -7,6 +7,7 @@ import dev.jobc.conventions.MpiImplementation.Env;
 import dev.jobc.k8s.GangPlan;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.Target;
 import dev.jobc.options.Transport;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
@@ -77,7 +78,31 @@ public record MpiJobPlan(
     return options.get(OptionTable.TRANSPORT) == Transport.SSH;
   }
 
+  /** Bare worker Pods; never in the JobSet target, whose worker Job carries the workers. */
   public boolean podWorkers() {
-    return options.get(OptionTable.WORKERS) == WorkerKind.PODS;
+    return !jobSet() && options.get(OptionTable.WORKERS) == WorkerKind.PODS;
+  }
+
+  /** One JobSet instead of the plain target's Job, StatefulSet (or Pods) and Service. */
+  public boolean jobSet() {
+    return options.get(OptionTable.TARGET) == Target.JOB_SET;
+  }
+
+  /**
+   * Whether the launcher runs the {@code jobc-sidecar}: in the plain target (it gates the launcher,
+   * keeps {@code discover_hosts.sh} live and releases the workers), not in the JobSet target, whose
+   * controller starts the launcher after the workers and ends them with it.
+   */
+  public boolean launcherSidecar() {
+    return !jobSet();
+  }
+
+  /**
+   * Whether the launcher calls the Kubernetes API ({@code kubexec.sh}, the sidecar) and so runs as
+   * the launcher ServiceAccount bound to its Role: always in the plain target (the sidecar).
+   */
+  public boolean launcherRbac() {
+    // In the JobSet target only kubexec.sh does, and only to reach workers.
+    return jobSet() ? !ssh() && workers > 0 : true;
   }
 }

@@ -2,6 +2,7 @@ package dev.jobc.mpi;
 
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.conventions.DiscoverHosts;
+import dev.jobc.conventions.JobSetNames;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiImplementation;
 import dev.jobc.conventions.MpiImplementation.Env;
@@ -11,12 +12,14 @@ import dev.jobc.k8s.PodTemplates;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.Target;
 import dev.jobc.options.Transport;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /** Decides names, hosts and environment for a valid MPIJob. Pure. */
 public final class MpiJobPlanner {
@@ -35,6 +38,12 @@ public final class MpiJobPlanner {
     int workers = job.workerReplicas();
     String domain = options.get(OptionTable.CLUSTER_DOMAIN);
     boolean fqdn = !era.podNameHosts();
+    // In the JobSet target the pods have the host names the JobSet gives them (an Indexed Job's
+    // <job>-<index>, the Job being <jobset>-<replicatedJob>-0) under its subdomain, which is the
+    // JobSet's name, as the plain target's Service is the job's.
+    boolean jobSet = options.get(OptionTable.TARGET) == Target.JOB_SET;
+    String launcherName =
+        jobSet ? JobSetNames.host(name, MpiLabels.LAUNCHER, 0, 0) : Naming.launcher(name);
 
     List<String> pods = new ArrayList<>(workers);
     List<HostSlot> hostfile = new ArrayList<>(workers + 1);
@@ -46,12 +55,12 @@ public final class MpiJobPlanner {
       // updateDiscoverHostsInConfigMap): a launcher with a GPU limit is the first host, with
       // slotsPerWorker slots, as "<job>-launcher slots=N" and "echo <job>-launcher:N". Only v1 does
       // this; v1alpha1/v1alpha2 never list the launcher, v2beta1 only with runLauncherAsWorker.
-      launcherHost = Naming.launcher(name);
+      launcherHost = launcherName;
       hostfile.add(new HostSlot(launcherHost, slots));
       discover.add(launcherHost + ":" + slots);
     } else if (job.runLauncherAsWorker()) {
       // mpi-operator v2beta1: the launcher is the first host, in hostfile and discover_hosts.sh.
-      launcherHost = Naming.fqdn(Naming.launcher(name), Naming.service(name), ns, domain);
+      launcherHost = Naming.fqdn(launcherName, Naming.service(name), ns, domain);
       hostfile.add(new HostSlot(launcherHost, slots));
       discover.add(launcherHost);
     }
@@ -60,9 +69,13 @@ public final class MpiJobPlanner {
       pods.add(pod);
       // mpi-operator v2beta1: "<pod>.<job>.<ns>.svc[.<domain>] slots=N"; v1 and before: pod
       // names (kubexec.sh execs by pod name). discover_hosts.sh lines: see DiscoverHosts.
-      String host = fqdn ? Naming.fqdn(pod, Naming.service(name), ns, domain) : pod;
+      String self = jobSet ? JobSetNames.host(name, MpiLabels.WORKER, 0, i) : pod;
+      String host = fqdn ? Naming.fqdn(self, Naming.service(name), ns, domain) : self;
       hostfile.add(new HostSlot(host, slots));
-      discover.add(DiscoverHosts.entry(era, name, ns, domain, i, slots));
+      discover.add(
+          jobSet
+              ? (fqdn ? host : host + ":" + slots)
+              : DiscoverHosts.entry(era, name, ns, domain, i, slots));
     }
     String account = launcherAccount(job);
     List<String> execPods = new ArrayList<>(pods);
@@ -103,7 +116,8 @@ public final class MpiJobPlanner {
         env,
         job.mainContainer(),
         launcherHost,
-        MpiLabels.kueueLabels(job.metadata().getLabels()),
+        // In the JobSet target the JobSet alone carries them: Kueue admits it as one Workload.
+        jobSet ? Map.of() : MpiLabels.kueueLabels(job.metadata().getLabels()),
         ObjectTrees.snapshot(job.launcher().template(), PodTemplateSpec.class),
         job.worker() == null || job.worker().template() == null
             ? null

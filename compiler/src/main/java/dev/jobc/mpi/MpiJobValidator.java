@@ -5,6 +5,7 @@ import static dev.jobc.validate.FieldRules.atLeast;
 import static dev.jobc.validate.FieldRules.nonNegative;
 import static dev.jobc.validate.FieldRules.oneOf;
 
+import dev.jobc.conventions.JobSetNames;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
@@ -12,12 +13,14 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.ApiLimits;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.Dns;
 import dev.jobc.options.JobAnnotations;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.Target;
 import dev.jobc.options.Transport;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.validate.JobNames;
@@ -70,33 +73,82 @@ public final class MpiJobValidator {
   private static void validateMetadata(MpiJobModel job, List<Finding> out) {
     String name = job.name();
     if (JobNames.named(name, job.metadata().getGenerateName(), "every host name", out)) {
-      // mpi-operator validates the longest pod host name, <name>-worker-<n-1>; it covers
-      // <name>-launcher and the Service <name> too.
-      String host = Naming.workerPod(name, Math.max(job.maxWorkers(), 1) - 1);
-      List<String> problems = Dns.dns1035Label(host);
-      if (!problems.isEmpty()) {
-        out.add(
-            JobNames.invalidName(
-                name,
-                "pods and the service cannot be created with the invalid DNS label "
-                    + Quoting.quote(host)
-                    + ": "
-                    + String.join("; ", problems)));
-      } else if (!Dns.dns1035Label(name).isEmpty()) {
-        // The headless Service is named after the job: "pi-" makes valid pod host names but no
-        // Service (upstream checks only the host name and fails at run time).
-        out.add(
-            JobNames.invalidName(
-                name,
-                "the service cannot be created with the invalid DNS label "
-                    + Quoting.quote(name)
-                    + ": "
-                    + String.join("; ", Dns.dns1035Label(name))));
-      } else if (job.options().get(OptionTable.WORKERS) == WorkerKind.STATEFUL_SET) {
-        JobNames.statefulSetFits(name, "use --workers pods", out);
+      if (jobSet(job)) {
+        validateJobSetNames(job, out);
+      } else {
+        validatePlainNames(job, out);
       }
     }
     JobNames.namespace(job.namespace(), out);
+  }
+
+  /** mpi-operator's rules on the names of the plain target's pods, Service and StatefulSet. */
+  private static void validatePlainNames(MpiJobModel job, List<Finding> out) {
+    String name = job.name();
+    // mpi-operator validates the longest pod host name, <name>-worker-<n-1>; it covers
+    // <name>-launcher and the Service <name> too.
+    String host = Naming.workerPod(name, Math.max(job.maxWorkers(), 1) - 1);
+    List<String> problems = Dns.dns1035Label(host);
+    if (!problems.isEmpty()) {
+      out.add(
+          JobNames.invalidName(
+              name,
+              "pods and the service cannot be created with the invalid DNS label "
+                  + Quoting.quote(host)
+                  + ": "
+                  + String.join("; ", problems)));
+    } else if (!Dns.dns1035Label(name).isEmpty()) {
+      // The headless Service is named after the job: "pi-" makes valid pod host names but no
+      // Service (upstream checks only the host name and fails at run time).
+      out.add(
+          JobNames.invalidName(
+              name,
+              "the service cannot be created with the invalid DNS label "
+                  + Quoting.quote(name)
+                  + ": "
+                  + String.join("; ", Dns.dns1035Label(name))));
+    } else if (job.options().get(OptionTable.WORKERS) == WorkerKind.STATEFUL_SET) {
+      JobNames.statefulSetFits(name, "use --workers pods", out);
+    }
+  }
+
+  /**
+   * The JobSet webhook's rules on the names the JobSet's children get, and the Service named after
+   * it.
+   */
+  private static void validateJobSetNames(MpiJobModel job, List<Finding> out) {
+    String name = job.name();
+    if (!Dns.dns1035Label(name).isEmpty()) {
+      // The JobSet's headless Service is named after it (its default subdomain), as the plain
+      // target's is after the job.
+      out.add(
+          JobNames.invalidName(
+              name,
+              "the JobSet's service cannot be created with the invalid DNS label "
+                  + Quoting.quote(name)
+                  + ": "
+                  + String.join("; ", Dns.dns1035Label(name))));
+    } else {
+      List<JobSetRules.Shape> shape = jobSetShape(job);
+      JobSetRules.check(name, shape, shape.size(), job.metadata().getLabels(), job.options(), out);
+    }
+  }
+
+  /**
+   * The JobSet's replicated Jobs as {@link MpiJobSetGenerator} makes them: the Indexed worker Job
+   * (with as many pods as the job may scale to), then the launcher's.
+   */
+  static List<JobSetRules.Shape> jobSetShape(MpiJobModel job) {
+    List<JobSetRules.Shape> shape = new ArrayList<>(2);
+    if (job.workerReplicas() > 0) {
+      shape.add(new JobSetRules.Shape(MpiLabels.WORKER, job.maxWorkers(), true));
+    }
+    shape.add(new JobSetRules.Shape(MpiLabels.LAUNCHER, 1, true));
+    return shape;
+  }
+
+  static boolean jobSet(MpiJobModel job) {
+    return job.options().get(OptionTable.TARGET) == Target.JOB_SET;
   }
 
   private static void validateSpec(MpiJobModel job, List<Finding> out) {
@@ -132,7 +184,8 @@ public final class MpiJobValidator {
           job.launcherCreationPolicy(),
           List.of("AtStartup", "WaitForWorkersReady"),
           out);
-      if ("WaitForWorkersReady".equals(job.launcherCreationPolicy())) {
+      // The JobSet target always creates the launcher once every worker is Ready (dependsOn).
+      if ("WaitForWorkersReady".equals(job.launcherCreationPolicy()) && !jobSet(job)) {
         // mpi-operator v0.8.2 (mpi_job_controller.go syncHandler) creates the launcher Job only
         // once every worker pod is Ready; with no controller, the Job is applied with the rest.
         out.add(
@@ -263,10 +316,13 @@ public final class MpiJobValidator {
     String templateRestart = pod.getRestartPolicy();
     if (job.era() != MpiEra.V1ALPHA1 && templateRestart != null && !templateRestart.isEmpty()) {
       String effective =
-          MpiJob.WORKER.equals(type)
-                  && job.options().get(OptionTable.WORKERS) == WorkerKind.STATEFUL_SET
-              ? "Always"
-              : spec.restartPolicy();
+          !MpiJob.WORKER.equals(type)
+              ? spec.restartPolicy()
+              : jobSet(job)
+                  ? MpiJobSetGenerator.workerRestartPolicy(spec.restartPolicy())
+                  : job.options().get(OptionTable.WORKERS) == WorkerKind.STATEFUL_SET
+                      ? "Always"
+                      : spec.restartPolicy();
       if (!templateRestart.equals(effective)) {
         // mpi-operator overrides it too, with a Warning event; say so at compile time.
         out.add(
@@ -277,7 +333,10 @@ public final class MpiJobValidator {
                     + Quoting.quote(effective)
                     + ("Always".equals(effective) && MpiJob.WORKER.equals(type)
                         ? " (worker pods belong to a StatefulSet, which requires Always)"
-                        : " from " + p.child("restartPolicy"))));
+                        : MpiJob.WORKER.equals(type) && jobSet(job)
+                            ? " (in target jobset worker pods belong to a Job, which restarts"
+                                + " them with OnFailure or Never)"
+                            : " from " + p.child("restartPolicy"))));
       }
     }
   }
@@ -288,7 +347,15 @@ public final class MpiJobValidator {
       return;
     }
     FieldPath path = FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS);
-    if (job.worker() == null) {
+    if (jobSet(job)) {
+      out.add(
+          error(
+              Code.FORBIDDEN,
+              path,
+              "Forbidden: target jobset: an elastic job is not rendered as a JobSet in this"
+                  + " version: its live discover_hosts.sh needs the jobc-sidecar, which does not"
+                  + " yet follow a JobSet's workers (docs/jobset.md#mpijob); use --target plain"));
+    } else if (job.worker() == null) {
       out.add(
           error(
               Code.FORBIDDEN,
@@ -346,7 +413,8 @@ public final class MpiJobValidator {
       }
     }
     long max = job.maxWorkers();
-    if (max > workers) {
+    // The JobSet target's Role names no pods.
+    if (max > workers && !jobSet(job)) {
       long estimate = max * (Naming.workerPod(name, (int) max - 1).length() + 4L) + 4096;
       if (estimate > OBJECT_LIMIT) {
         out.add(
@@ -372,7 +440,11 @@ public final class MpiJobValidator {
     if (workers <= 0 || job.name() == null || job.namespace() == null) {
       return 0;
     }
-    String last = Naming.workerPod(job.name(), (int) Math.min(workers - 1, Integer.MAX_VALUE));
+    int index = (int) Math.min(workers - 1, Integer.MAX_VALUE);
+    String last =
+        jobSet(job)
+            ? JobSetNames.host(job.name(), MpiLabels.WORKER, 0, index)
+            : Naming.workerPod(job.name(), index);
     long host =
         Naming.fqdn(
                 last, job.name(), job.namespace(), job.options().get(OptionTable.CLUSTER_DOMAIN))
@@ -438,7 +510,8 @@ public final class MpiJobValidator {
    */
   private static void validateKueue(MpiJobModel job, List<Finding> out) {
     var labels = job.metadata().getLabels();
-    if (labels == null || !labels.containsKey(MpiLabels.KUEUE_QUEUE_NAME)) {
+    // The JobSet target's JobSet is one Workload (JobSetRules checks its pod sets).
+    if (labels == null || !labels.containsKey(MpiLabels.KUEUE_QUEUE_NAME) || jobSet(job)) {
       return;
     }
     out.add(
@@ -463,7 +536,7 @@ public final class MpiJobValidator {
     out.add(
         Finding.warning(
             job.paths().ttlSecondsAfterFinished(),
-            "the launcher Job is deleted "
+            (jobSet(job) ? "the JobSet is deleted " : "the launcher Job is deleted ")
                 + job.ttlSecondsAfterFinished()
                 + "s after it finishes; a GitOps tool that re-applies or self-heals (Argo CD,"
                 + " Flux) re-creates it from Git and the job runs again: drop"
@@ -478,7 +551,8 @@ public final class MpiJobValidator {
   private static void validateSuspend(MpiJobModel job, List<Finding> out) {
     if (job.suspend()
         && job.maxWorkers() > 0
-        && job.options().get(OptionTable.WORKERS) == WorkerKind.PODS) {
+        && job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
+        && !jobSet(job)) {
       out.add(
           error(
               Code.INVALID,

@@ -43,6 +43,19 @@ public final class OptionTable {
               + " host names stop at .svc, as mpi-operator's do by default.",
           null);
 
+  public static final Option<Target> TARGET =
+      row(
+          "target",
+          "plain|jobset",
+          Target.class,
+          Target.PLAIN,
+          Target::parse,
+          true,
+          "What a job compiles into: plain (the objects the operator would create; needs no"
+              + " controller) or jobset (one JobSet per job, which Kueue admits as one Workload;"
+              + " needs the JobSet controller, see docs/jobset.md).",
+          null);
+
   public static final Option<String> KUBECTL_IMAGE =
       row(
           "kubectl-image",
@@ -153,6 +166,19 @@ public final class OptionTable {
               + " scheduler-plugins-scheduler) or any other scheduler name (coscheduling PodGroup,"
               + " that schedulerName). A job's jobc.dev/gang-scheduler annotation wins; an empty"
               + " one turns gang scheduling off for that job.",
+          null);
+
+  public static final Option<Integer> KUEUE_MAX_POD_SETS =
+      row(
+          "kueue-max-pod-sets",
+          "N",
+          Integer.class,
+          8,
+          text -> positive("kueue-max-pod-sets", text),
+          false,
+          "Target jobset: the most replicated Jobs a JobSet with a kueue.x-k8s.io/queue-name"
+              + " may have, Kueue's limit of pod sets per Workload (8 up to Kueue v0.17, 10 in"
+              + " v0.18, 18 from v0.19).",
           null);
 
   public static final Option<Boolean> DISABLE_FLUX_SUBSTITUTION =

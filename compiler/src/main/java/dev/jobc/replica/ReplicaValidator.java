@@ -11,6 +11,7 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.model.RunPolicy;
@@ -73,6 +74,8 @@ public final class ReplicaValidator {
    */
   public static List<Finding> validate(ReplicaJob job, Set<String> reservedInitContainers) {
     List<Finding> out = new ArrayList<>(job.findings());
+    JobSetRules.refuse(
+        job.options(), job.framework().kind(), "not rendered as a JobSet in this version", out);
     validateName(job, out);
     JobNames.namespace(job.namespace(), out);
     validateRunPolicy(job.runPolicy(), out);

@@ -8,6 +8,7 @@ import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.ApiLimits;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.options.OptionTable;
@@ -48,6 +49,7 @@ public final class TfJobValidator {
 
   public static List<Finding> validate(TfJobModel job) {
     List<Finding> out = new ArrayList<>(job.findings());
+    JobSetRules.refuse(job.options(), "TFJob", "not rendered as a JobSet in this version", out);
     validateName(job, out);
     JobNames.namespace(job.namespace(), out);
     ReplicaValidator.validateRunPolicy(job.runPolicy(), out);

@@ -24,4 +24,22 @@ fi
 # Go runtime settings for kubectl: one thread of Go code and a tighter garbage collector leave
 # each session about a third less memory (the launcher holds one per worker under MPICH).
 export GOMAXPROCS=1 GOGC=25
+<#if jobset??>
+# A JobSet's pod names carry a random suffix: HOST is a worker's host name, <job>-worker-0-<i>,
+# and its pod is the Running one that the JobSet and the Job controller label with index <i>
+# (the worker Job replaces a failed pod only once it has terminated).
+INDEX=$(expr "x$POD_NAME" : [=shq(jobset.pattern)] || true)
+if [ -z "$INDEX" ]; then
+  echo "kubexec.sh: $POD_NAME is not a worker of this job" >&2
+  exit 1
+fi
+POD_NAME=$([=kubectl] get pods --selector [=shq(jobset.selector)]"$INDEX" \
+  --field-selector status.phase=Running --output name)
+POD_NAME=$(IFS='
+'; set -f; set -- $POD_NAME; if [ $# -gt 0 ]; then printf '%s' "$1"; fi)
+if [ -z "$POD_NAME" ]; then
+  echo "kubexec.sh: no Running pod for worker $INDEX" >&2
+  exit 1
+fi
+</#if>
 exec [=kubectl] exec "$POD_NAME" <#if container??>--container [=shq(container)] </#if>-- /bin/sh -c "$*"
