@@ -7,6 +7,7 @@
 # discover_hosts.sh changing, lists and watches, and SIGTERM to exit.
 #
 # Usage: bench/sidecar-bench.sh [--workers N] [--flips N] [--smoke] [--no-build] [--no-limits]
+#        bench/sidecar-bench.sh --floor [--workers N] [--runs N] [--no-build]
 #   --workers N  worker pods the sidecar watches (default 100; 5000 shows the largest jobs fit)
 #   --flips N    Ready changes to time (default 2 x workers, at least 40, at most 400)
 #   --smoke      4 workers, 8 flips: fails (non-zero) when the sidecar does not start, does not
@@ -14,6 +15,10 @@
 #                0 on SIGTERM; prints the figures and judges none of them (for CI)
 #   --no-build   use the shaded jar already in sidecar/target (after mvn package or verify)
 #   --no-limits  no control group (the limits need write access to /sys/fs/cgroup, as root has)
+#   --floor      not the sidecar: the peak RSS of what a pod watch needs, one library added per
+#                step (JVM and picocli; the JDK's HTTP client; Jackson trees; fabric8's model;
+#                HttpURLConnection; Jackson's streaming parser), each its own process under the
+#                rendered options (ClientFloor); --runs N processes per step (default 1)
 # The JDK is $JAVA_HOME's when set, else the one on PATH. JOBC_BENCH_JAVA_TOOL_OPTIONS replaces
 # the rendered options (experiments); JOBC_BENCH_NMT=1 prints jcmd VM.native_memory summary and GC.class_histogram (add
 # -XX:NativeMemoryTracking=summary to the options) and smaps_rollup before the stop.
@@ -25,6 +30,8 @@ flips=
 smoke=
 build=1
 limits=
+floor=
+runs=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --workers) workers=$2; shift 2 ;;
@@ -32,7 +39,9 @@ while [ $# -gt 0 ]; do
     --smoke) smoke=smoke; workers=4; flips=8; shift ;;
     --no-build) build=; shift ;;
     --no-limits) limits=no-limits; shift ;;
-    *) echo "usage: $0 [--workers N] [--flips N] [--smoke] [--no-build] [--no-limits]" >&2; exit 2 ;;
+    --floor) floor=1; shift ;;
+    --runs) runs=$2; shift 2 ;;
+    *) echo "usage: $0 [--workers N] [--flips N] [--smoke] [--no-build] [--no-limits] [--floor [--runs N]]" >&2; exit 2 ;;
   esac
 done
 if [ -z "$flips" ]; then
@@ -49,6 +58,10 @@ if [ -n "$build" ]; then
 elif [ ! -f "$cp_file" ]; then
   mvn -B -q -pl sidecar -am test-compile dependency:build-classpath -Dmdep.includeScope=test \
     -Dmdep.outputFile="$root/$cp_file" >&2
+fi
+if [ -n "$floor" ]; then
+  exec "$java" -cp "sidecar/target/test-classes:sidecar/target/classes:$(cat "$cp_file")" \
+    dev.jobc.sidecar.ClientFloor "$workers" "$runs"
 fi
 # The options and limits are rendered by the compiler for the job (SidecarBench); this replaces
 # the options only.

@@ -172,9 +172,9 @@ final class PodWatch implements AutoCloseable {
   }
 
   /**
-   * Reads one watch event before the watch starts. fabric8 reads a watch event's object by its
-   * kind, through a table of every model class it has, built on first use: loading those classes
-   * takes about half a second, which would otherwise delay the first change the watch reports.
+   * Reads one watch event before the watch starts: fabric8 reads a watch event's object by its kind
+   * ({@link ApiClients#serialization}), and Jackson builds its reader of a pod's model on first
+   * use, which would otherwise delay the first change the watch reports.
    */
   private static void warmUp(KubernetesClient client) {
     client

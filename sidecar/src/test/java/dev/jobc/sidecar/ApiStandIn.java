@@ -209,7 +209,10 @@ final class ApiStandIn implements AutoCloseable {
    * the same either way.
    */
   private KubernetesClient client(String userAgent) {
-    KubernetesClientBuilder b = new KubernetesClientBuilder().withConfig(config(userAgent));
+    KubernetesClientBuilder b =
+        new KubernetesClientBuilder()
+            .withConfig(config(userAgent))
+            .withKubernetesSerialization(ApiClients.serialization());
     if (Runtime.version().feature() > 17) {
       b.withHttpClientFactory(new io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory());
     }
