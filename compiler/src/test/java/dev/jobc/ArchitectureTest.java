@@ -42,7 +42,12 @@ class ArchitectureTest {
     layers.put("Kinds", KINDS);
     layers.put(
         "Shared",
-        List.of("dev.jobc.kind..", "dev.jobc.k8s..", "dev.jobc.validate..", "dev.jobc.replica.."));
+        List.of(
+            "dev.jobc.kind..",
+            "dev.jobc.k8s..",
+            "dev.jobc.validate..",
+            "dev.jobc.replica..",
+            "dev.jobc.jobset.."));
     layers.put("Render", List.of("dev.jobc.render.."));
     layers.put("Bind", List.of("dev.jobc.bind.."));
     layers.put("Schema", List.of("dev.jobc.schema.."));

@@ -106,20 +106,29 @@ public final class ReplicaValidator {
    * becomes, a replicated Job per replica ({@link ReplicaJobSets}).
    */
   private static void validateJobSet(ReplicaJob job, List<Finding> out) {
-    if (!ReplicaJobSets.chosen(job.options()) || job.name() == null) {
-      return;
-    }
     Map<String, Integer> counts = new LinkedHashMap<>();
     for (ReplicaJob.Replica r : job.each()) {
       counts.put(r.lower(), r.count());
     }
+    validateJobSet(job.options(), job.metadata(), counts, job.totalReplicas(), out);
+  }
+
+  /**
+   * In the JobSet target, {@link JobSetRules#check} on the JobSet of a job named by {@code meta}
+   * whose types have {@code counts} replicas ({@code total} in all), a replicated Job each. TFJob's
+   * validator checks its JobSet here too.
+   */
+  public static void validateJobSet(
+      CompileOptions options,
+      ObjectMeta meta,
+      Map<String, Integer> counts,
+      int total,
+      List<Finding> out) {
+    if (!ReplicaJobSets.chosen(options) || meta == null || meta.getName() == null) {
+      return;
+    }
     JobSetRules.check(
-        job.name(),
-        ReplicaJobSets.shapes(counts),
-        job.totalReplicas(),
-        job.metadata().getLabels(),
-        job.options(),
-        out);
+        meta.getName(), ReplicaJobSets.shapes(counts), total, meta.getLabels(), options, out);
   }
 
   /**

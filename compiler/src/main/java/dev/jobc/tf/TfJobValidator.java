@@ -8,7 +8,6 @@ import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
-import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.ApiLimits;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.options.OptionTable;
@@ -104,20 +103,12 @@ public final class TfJobValidator {
    * becomes, a replicated Job per replica ({@link TfJobSetGenerator}).
    */
   private static void validateJobSet(TfJobModel job, List<Finding> out) {
-    if (!ReplicaJobSets.chosen(job.options()) || job.name() == null) {
-      return;
-    }
     Map<String, Integer> counts = new LinkedHashMap<>();
     for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
       counts.put(e.getKey().lower(), e.getValue().count());
     }
-    JobSetRules.check(
-        job.name(),
-        ReplicaJobSets.shapes(counts),
-        job.totalReplicas(),
-        job.metadata().getLabels(),
-        job.options(),
-        out);
+    ReplicaValidator.validateJobSet(
+        job.options(), job.metadata(), counts, job.totalReplicas(), out);
   }
 
   private static void validateName(TfJobModel job, List<Finding> out) {
