@@ -116,7 +116,10 @@ public final class ReplicaGangPlanner {
     return out;
   }
 
-  /** {@code CalcPGMinResources} with the jobc-sidecar's requests on each deciding pod. */
+  /**
+   * {@code CalcPGMinResources} with the jobc-sidecar's requests on each deciding pod (none in the
+   * JobSet target, which runs no sidecar).
+   */
   static SortedMap<String, String> minResources(
       ReplicaJob job, List<ReplicaPod> replicas, int minMember) {
     boolean sidecars = !ReplicaJobSets.chosen(job.options());
