@@ -47,7 +47,16 @@ public final class DglJobValidator {
   public static List<Finding> validate(DglJobModel job) {
     CompileOptions options = job.options();
     List<Finding> out = new ArrayList<>(job.findings());
-    JobSetRules.refuse(job.options(), "DGLJob", "not rendered as a JobSet in this version", out);
+    // Its phases would fit dependsOn (launcher; partitioner once the launcher is Ready; workers
+    // once the partitioner is Complete), but dgl-operator's scripts reach pods by name.
+    JobSetRules.refuse(
+        job.options(),
+        "DGLJob",
+        "the partitioner copies the partitions into the launcher pod, and the launcher starts"
+            + " the workers through kubectl exec, each by its pod name (<job>-launcher,"
+            + " <job>-worker-<i>), which a JobSet's pods do not have (theirs end in a random"
+            + " suffix)",
+        out);
     PartitionMode mode = job.mode().orElse(null);
     validateMetadata(job, mode, options, out);
     if (job.slotsPerWorker() != null && job.slotsPerWorker() < 1) {

@@ -27,6 +27,9 @@ import java.util.Map;
  *     controller deletes the Jobs still running
  * @param suspend {@code spec.suspend}: no child Job runs until it is false
  * @param ttlSecondsAfterFinished deletes the finished JobSet, or {@code null}
+ * @param anySucceeds {@code successPolicy.operator: Any}: the first of {@code successTargets}' Jobs
+ *     to succeed completes the JobSet ({@code success_policy.go numJobsExpectedToSucceed}), rather
+ *     than the last ({@code All})
  */
 public record JobSet(
     String name,
@@ -38,7 +41,34 @@ public record JobSet(
     boolean publishNotReadyAddresses,
     List<String> successTargets,
     boolean suspend,
-    Integer ttlSecondsAfterFinished) {
+    Integer ttlSecondsAfterFinished,
+    boolean anySucceeds) {
+
+  /** A JobSet whose {@code successTargets} must all succeed. */
+  public JobSet(
+      String name,
+      String namespace,
+      Map<String, String> labels,
+      Map<String, String> annotations,
+      List<ReplicatedJob> replicatedJobs,
+      boolean dnsHostnames,
+      boolean publishNotReadyAddresses,
+      List<String> successTargets,
+      boolean suspend,
+      Integer ttlSecondsAfterFinished) {
+    this(
+        name,
+        namespace,
+        labels,
+        annotations,
+        replicatedJobs,
+        dnsHostnames,
+        publishNotReadyAddresses,
+        successTargets,
+        suspend,
+        ttlSecondsAfterFinished,
+        false);
+  }
 
   public JobSet {
     replicatedJobs = List.copyOf(replicatedJobs);
@@ -76,7 +106,7 @@ public record JobSet(
     }
     spec.put("network", network);
     Map<String, Object> success = new LinkedHashMap<>();
-    success.put("operator", "All");
+    success.put("operator", anySucceeds ? "Any" : "All");
     success.put("targetReplicatedJobs", successTargets);
     spec.put("successPolicy", success);
     if (suspend) {

@@ -116,9 +116,13 @@ public final class ReplicaGangPlanner {
     return out;
   }
 
-  /** {@code CalcPGMinResources} with the jobc-sidecar's requests on each deciding pod. */
+  /**
+   * {@code CalcPGMinResources} with the jobc-sidecar's requests on each deciding pod (none in the
+   * JobSet target, which runs no sidecar).
+   */
   static SortedMap<String, String> minResources(
       ReplicaJob job, List<ReplicaPod> replicas, int minMember) {
+    boolean sidecars = !ReplicaJobSets.chosen(job.options());
     List<PodCount> types = new ArrayList<>();
     for (ReplicaJob.Replica r : job.each()) {
       types.add(
@@ -128,7 +132,12 @@ public final class ReplicaGangPlanner {
               take ->
                   (int)
                       replicas.stream()
-                          .filter(p -> p.decides() && p.type().equals(r.type()) && p.index() < take)
+                          .filter(
+                              p ->
+                                  sidecars
+                                      && p.decides()
+                                      && p.type().equals(r.type())
+                                      && p.index() < take)
                           .count()));
     }
     return minResources(types, minMember);

@@ -72,17 +72,7 @@ public final class ReplicaJobGenerator {
       Map<String, String> selector,
       Map<String, String> kueueLabels,
       CompileOptions options) {
-    JobSpec spec = new JobSpec();
-    spec.setBackoffLimit("Never".equals(restartPolicy) ? Integer.valueOf(0) : run.backoffLimit());
-    if ("ExitCode".equals(restartPolicy)) {
-      spec.setPodFailurePolicy(exitCodePolicy(container));
-    }
-    spec.setActiveDeadlineSeconds(run.activeDeadlineSeconds());
-    spec.setTtlSecondsAfterFinished(run.ttlSecondsAfterFinished());
-    spec.setSuspend(Boolean.TRUE.equals(run.suspend()) ? Boolean.TRUE : null);
-    // Replace a failed pod only once it has fully terminated (kubernetes/kubernetes#115844).
-    spec.setPodReplacementPolicy("Failed");
-    spec.setTemplate(template);
+    JobSpec spec = spec(restartPolicy, container, run, template, true);
     Map<String, String> labels = new LinkedHashMap<>(selector);
     labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
     labels.putAll(kueueLabels);
@@ -94,6 +84,33 @@ public final class ReplicaJobGenerator {
     Metadata.annotate(job.getMetadata(), Map.of(Metadata.FLUX_SSA, Metadata.IF_NOT_PRESENT));
     job.setSpec(spec);
     return job;
+  }
+
+  /**
+   * A replica's Job spec: its restart budget, exit-code rule and deadline; {@code ownLifetime} when
+   * the Job itself is what the user applies (the plain target), so that {@code suspend} and {@code
+   * ttlSecondsAfterFinished} are its own, rather than its JobSet's.
+   */
+  static JobSpec spec(
+      String restartPolicy,
+      String container,
+      RunPolicy run,
+      PodTemplateSpec template,
+      boolean ownLifetime) {
+    JobSpec spec = new JobSpec();
+    spec.setBackoffLimit("Never".equals(restartPolicy) ? Integer.valueOf(0) : run.backoffLimit());
+    if ("ExitCode".equals(restartPolicy)) {
+      spec.setPodFailurePolicy(exitCodePolicy(container));
+    }
+    spec.setActiveDeadlineSeconds(run.activeDeadlineSeconds());
+    if (ownLifetime) {
+      spec.setTtlSecondsAfterFinished(run.ttlSecondsAfterFinished());
+      spec.setSuspend(Boolean.TRUE.equals(run.suspend()) ? Boolean.TRUE : null);
+    }
+    // Replace a failed pod only once it has fully terminated (kubernetes/kubernetes#115844).
+    spec.setPodReplacementPolicy("Failed");
+    spec.setTemplate(template);
+    return spec;
   }
 
   /** Exit codes 1-127 of the kind's container end the replica: they are the program's own. */

@@ -1,13 +1,15 @@
 package dev.jobc.replica;
 
+import dev.jobc.conventions.ReplicaLabels;
 import dev.jobc.k8s.GangScheduling;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The plain target's objects for a plan: the sidecar's RBAC, a Service per replica, a Job or Pod
- * per replica, and with gang scheduling the PodGroup. Immutable and thread-safe.
+ * A plan's objects. The plain target: the sidecar's RBAC, a Service per replica, a Job or Pod per
+ * replica. The JobSet target: a Service per replica and the JobSet ({@link ReplicaJobSets}). With
+ * gang scheduling, the PodGroup. Immutable and thread-safe.
  */
 public final class ReplicaObjects {
   private final SidecarRbacGenerator rbac = new SidecarRbacGenerator();
@@ -16,12 +18,55 @@ public final class ReplicaObjects {
   private final ReplicaPodGenerator pods = new ReplicaPodGenerator();
 
   public List<HasMetadata> generate(ReplicaPlan plan) {
-    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
-    out.addAll(services.generate(plan));
-    out.addAll(plan.pods() ? pods.generate(plan) : jobs.generate(plan));
+    List<HasMetadata> out = new ArrayList<>();
+    if (plan.jobSet()) {
+      out.addAll(jobSet(plan));
+    } else {
+      out.addAll(rbac.generate(plan));
+      out.addAll(services.generate(plan));
+      out.addAll(plan.pods() ? pods.generate(plan) : jobs.generate(plan));
+    }
     if (plan.gang() != null) {
       out.add(GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));
     }
+    return out;
+  }
+
+  /** The Services, then the JobSet. */
+  private static List<HasMetadata> jobSet(ReplicaPlan plan) {
+    String operator = plan.framework().operator();
+    List<HasMetadata> out = new ArrayList<>(plan.replicas().size() + 1);
+    List<ReplicaJobSets.Member> members = new ArrayList<>(plan.replicas().size());
+    for (ReplicaPod r : plan.replicas()) {
+      out.add(
+          ReplicaJobSets.service(
+              plan.name(),
+              plan.namespace(),
+              r.lower(),
+              r.index(),
+              ReplicaLabels.replicaSelector(operator, plan.name(), r.lower(), r.index()),
+              plan.ports().get(r.type()),
+              plan.options()));
+      members.add(
+          new ReplicaJobSets.Member(
+              r.lower(),
+              r.index(),
+              plan.restartPolicy(r.type()),
+              ReplicaPodTemplates.of(plan, r, true),
+              r.decides()));
+    }
+    out.add(
+        ReplicaJobSets.jobSet(
+                plan.name(),
+                plan.namespace(),
+                ReplicaLabels.jobSelector(operator, plan.name()),
+                plan.kueueLabels(),
+                plan.framework().container(),
+                plan.job().runPolicy(),
+                members,
+                plan.anyDecides(),
+                plan.options())
+            .resource());
     return out;
   }
 }

@@ -54,6 +54,11 @@ public record ReplicaPlan(
     return job.framework();
   }
 
+  /** Whether the job renders as a JobSet ({@code --target jobset}): no sidecar, no pod group. */
+  public boolean jobSet() {
+    return ReplicaJobSets.chosen(options);
+  }
+
   /** The replica type's restart policy as defaulted. */
   public String restartPolicy(String type) {
     return job.replica(type).spec().restartPolicy();

@@ -48,10 +48,12 @@ public final class ReplicaPlanner {
         PodTemplates.namedAccount(job.replica(decider.type()).spec().template().getSpec());
     boolean create = account == null;
     Map<String, String> kueue = MpiLabels.kueueLabels(job.metadata().getLabels());
-    boolean queued = kueue.containsKey(ReplicaKueue.QUEUE_NAME);
+    // In the JobSet target Kueue admits the JobSet as one Workload, and Jobs carry the replicas.
+    boolean jobSet = ReplicaJobSets.chosen(job.options());
+    boolean queued = !jobSet && kueue.containsKey(ReplicaKueue.QUEUE_NAME);
     // Kueue admits a Job per replica as a Workload each, or, unlabelled, ignores their pods: one
     // pod group of bare Pods is the one Workload the plain target can make (see ReplicaKueue).
-    boolean pods = queued || job.options().get(OptionTable.WORKERS) == WorkerKind.PODS;
+    boolean pods = !jobSet && (queued || job.options().get(OptionTable.WORKERS) == WorkerKind.PODS);
     return new ReplicaPlan(
         job,
         job.name(),

@@ -56,7 +56,7 @@ public final class ReplicaPodTemplates {
             ReplicaLabels.replicaSelector(
                 plan.framework().operator(), plan.name(), replica.lower(), replica.index()),
             replica.masterRole(),
-            plan.kueueLabels());
+            plan.jobSet() ? Map.of() : plan.kueueLabels());
     Map<String, String> annotations = new LinkedHashMap<>();
     if (plan.podGroup()) {
       labels.put(ReplicaKueue.POD_GROUP_NAME, plan.name());
@@ -88,7 +88,7 @@ public final class ReplicaPodTemplates {
     }
     spec.setRestartPolicy(restartPolicy(plan.restartPolicy(replica.type()), inJob));
     decorate(plan.gang(), plan.name(), replica.lower(), meta, spec);
-    if (replica.decides()) {
+    if (replica.decides() && !plan.jobSet()) {
       addSidecar(spec, plan.serviceAccount(), ReplicaSidecar.container(plan, replica));
     }
     return template;

@@ -46,7 +46,20 @@ public final class ReplicaServiceGenerator {
       Map<String, String> selector,
       List<ServicePort> ports,
       CompileOptions options) {
-    Map<String, String> labels = new LinkedHashMap<>(selector);
+    return service(name, namespace, selector, selector, ports, options);
+  }
+
+  /**
+   * The headless Service {@code name}, labelled by {@code labels}, selecting by {@code selector}.
+   */
+  static Service service(
+      String name,
+      String namespace,
+      Map<String, String> ownLabels,
+      Map<String, String> selector,
+      List<ServicePort> ports,
+      CompileOptions options) {
+    Map<String, String> labels = new LinkedHashMap<>(ownLabels);
     labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
     ServiceSpec spec = new ServiceSpec();
     spec.setClusterIP("None");

@@ -74,8 +74,6 @@ public final class ReplicaValidator {
    */
   public static List<Finding> validate(ReplicaJob job, Set<String> reservedInitContainers) {
     List<Finding> out = new ArrayList<>(job.findings());
-    JobSetRules.refuse(
-        job.options(), job.framework().kind(), "not rendered as a JobSet in this version", out);
     validateName(job, out);
     JobNames.namespace(job.namespace(), out);
     validateRunPolicy(job.runPolicy(), out);
@@ -99,7 +97,38 @@ public final class ReplicaValidator {
     }
     validateTotal(job, out);
     validateGang(job, out);
+    validateJobSet(job, out);
     return out;
+  }
+
+  /**
+   * In the JobSet target, what the JobSet webhook and Kueue would refuse about the JobSet the job
+   * becomes, a replicated Job per replica ({@link ReplicaJobSets}).
+   */
+  private static void validateJobSet(ReplicaJob job, List<Finding> out) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (ReplicaJob.Replica r : job.each()) {
+      counts.put(r.lower(), r.count());
+    }
+    validateJobSet(job.options(), job.metadata(), counts, job.totalReplicas(), out);
+  }
+
+  /**
+   * In the JobSet target, {@link JobSetRules#check} on the JobSet of a job named by {@code meta}
+   * whose types have {@code counts} replicas ({@code total} in all), a replicated Job each. TFJob's
+   * validator checks its JobSet here too.
+   */
+  public static void validateJobSet(
+      CompileOptions options,
+      ObjectMeta meta,
+      Map<String, Integer> counts,
+      int total,
+      List<Finding> out) {
+    if (!ReplicaJobSets.chosen(options) || meta == null || meta.getName() == null) {
+      return;
+    }
+    JobSetRules.check(
+        meta.getName(), ReplicaJobSets.shapes(counts), total, meta.getLabels(), options, out);
   }
 
   /**
@@ -108,7 +137,8 @@ public final class ReplicaValidator {
    */
   public static void decidingToken(ReplicaJob job, String type, List<Finding> out) {
     ReplicaJob.Replica replica = job.replica(type);
-    if (replica != null) {
+    // The JobSet target runs no sidecar: the pods keep the token they ask for.
+    if (replica != null && !ReplicaJobSets.chosen(job.options())) {
       decidingToken(at(job, replica), replica.spec().template(), out);
     }
   }
@@ -403,9 +433,11 @@ public final class ReplicaValidator {
    *     each counts, else 1)
    */
   public static void validateJobCarrier(ReplicaJob job, int allMustSucceed, List<Finding> out) {
-    if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
-        || job.metadata().getLabels() != null
-            && job.metadata().getLabels().containsKey(ReplicaKueue.QUEUE_NAME)) {
+    boolean jobSet = ReplicaJobSets.chosen(job.options());
+    if (!jobSet
+        && (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
+            || job.metadata().getLabels() != null
+                && job.metadata().getLabels().containsKey(ReplicaKueue.QUEUE_NAME))) {
       return;
     }
     RunPolicy run = job.runPolicy();
@@ -428,6 +460,10 @@ public final class ReplicaValidator {
       return;
     }
     FieldPath ttlPath = RUN_POLICY.child("ttlSecondsAfterFinished");
+    if (jobSet) {
+      out.add(jobSetTtl(ttlPath, ttl));
+      return;
+    }
     if (allMustSucceed > 1) {
       out.add(
           error(
@@ -450,6 +486,21 @@ public final class ReplicaValidator {
                 + "s after it finishes; a GitOps tool that re-applies or self-heals (Argo CD,"
                 + " Flux) re-creates it from Git and that replica runs again: drop"
                 + " ttlSecondsAfterFinished, or delete the job from Git instead"));
+  }
+
+  /**
+   * In the JobSet target {@code ttlSecondsAfterFinished} (at {@code at}) deletes the JobSet, which
+   * a GitOps tool re-creates from Git and so runs the whole job again. TFJob's validator warns here
+   * too.
+   */
+  public static Finding jobSetTtl(FieldPath at, int ttl) {
+    return warning(
+        at,
+        "the JobSet is deleted "
+            + ttl
+            + "s after it finishes; a GitOps tool that re-applies or self-heals (Argo CD, Flux)"
+            + " re-creates it from Git and the whole job runs again: drop"
+            + " ttlSecondsAfterFinished, or delete the job from Git instead");
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.jobc.tf;
 import dev.jobc.k8s.GangPlan;
 import dev.jobc.replica.ReplicaGangPlanner;
 import dev.jobc.replica.ReplicaGangPlanner.PodCount;
+import dev.jobc.replica.ReplicaJobSets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +13,7 @@ import java.util.SortedMap;
 /**
  * Gang scheduling of a valid TFJob as training-operator v1.9.0 {@code ReconcileJobs} decides it, as
  * for the other kinds ({@link ReplicaGangPlanner}), except that {@code CalcPGMinResources} also
- * counts the jobc-sidecar beside each deciding pod.
+ * counts the jobc-sidecar beside each deciding pod (in the plain target).
  */
 public final class TfGangPlanner {
 
@@ -31,6 +32,8 @@ public final class TfGangPlanner {
    * {@link TfReplicaType} order.
    */
   static SortedMap<String, String> minResources(TfJobModel job, int minMember) {
+    // The JobSet target runs no sidecar.
+    boolean sidecar = !ReplicaJobSets.chosen(job.options());
     List<PodCount> types = new ArrayList<>();
     for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
       TfReplicaType type = e.getKey();
@@ -42,7 +45,7 @@ public final class TfGangPlanner {
               take -> {
                 int sidecars = 0;
                 for (int i = 0; i < take; i++) {
-                  sidecars += TfJobPlanner.decides(job, type, i) ? 1 : 0;
+                  sidecars += sidecar && TfJobPlanner.decides(job, type, i) ? 1 : 0;
                 }
                 return sidecars;
               }));

@@ -20,6 +20,7 @@ public final class TfJobKind implements JobKind<TfJob, TfJobModel, TfJobPlan> {
   private final TfServiceGenerator services = new TfServiceGenerator();
   private final TfReplicaJobGenerator jobs = new TfReplicaJobGenerator();
   private final TfReplicaPodGenerator pods = new TfReplicaPodGenerator();
+  private final TfJobSetGenerator jobSet = new TfJobSetGenerator();
 
   @Override
   public String kind() {
@@ -76,9 +77,14 @@ public final class TfJobKind implements JobKind<TfJob, TfJobModel, TfJobPlan> {
 
   @Override
   public List<HasMetadata> generate(TfJobPlan plan) {
-    List<HasMetadata> out = new ArrayList<>(rbac.generate(plan));
-    out.addAll(services.generate(plan));
-    out.addAll(plan.pods() ? pods.generate(plan) : jobs.generate(plan));
+    List<HasMetadata> out = new ArrayList<>();
+    if (plan.jobSet()) {
+      out.addAll(jobSet.generate(plan));
+    } else {
+      out.addAll(rbac.generate(plan));
+      out.addAll(services.generate(plan));
+      out.addAll(plan.pods() ? pods.generate(plan) : jobs.generate(plan));
+    }
     if (plan.gang() != null) {
       out.add(GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));
     }

@@ -3,6 +3,7 @@ package dev.jobc.tf;
 import dev.jobc.bind.ObjectTrees.Snapshot;
 import dev.jobc.k8s.GangPlan;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.replica.ReplicaJobSets;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.ServicePort;
 import java.util.List;
@@ -49,6 +50,11 @@ public record TfJobPlan(
    */
   public TfReplica decider() {
     return replicas.stream().filter(TfReplica::decides).findFirst().orElseThrow();
+  }
+
+  /** Whether the job renders as a JobSet ({@code --target jobset}): no sidecar, no pod group. */
+  public boolean jobSet() {
+    return ReplicaJobSets.chosen(options);
   }
 
   public String restartPolicy(TfReplicaType type) {

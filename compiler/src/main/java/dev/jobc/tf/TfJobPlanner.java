@@ -8,6 +8,7 @@ import dev.jobc.k8s.PodTemplates;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
+import dev.jobc.replica.ReplicaJobSets;
 import dev.jobc.replica.ReplicaPlanner;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
@@ -86,7 +87,7 @@ public final class TfJobPlanner {
         ns,
         options,
         replicas,
-        options.get(OptionTable.WORKERS) == WorkerKind.PODS,
+        options.get(OptionTable.WORKERS) == WorkerKind.PODS && !ReplicaJobSets.chosen(options),
         templates,
         ports,
         create ? name + SIDECAR_ACCOUNT_SUFFIX : account,

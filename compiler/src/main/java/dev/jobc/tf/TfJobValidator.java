@@ -8,11 +8,11 @@ import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
-import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.ApiLimits;
 import dev.jobc.model.RunPolicy;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
+import dev.jobc.replica.ReplicaJobSets;
 import dev.jobc.replica.ReplicaValidator;
 import dev.jobc.validate.JobNames;
 import dev.jobc.validate.ReservedNames;
@@ -49,7 +49,6 @@ public final class TfJobValidator {
 
   public static List<Finding> validate(TfJobModel job) {
     List<Finding> out = new ArrayList<>(job.findings());
-    JobSetRules.refuse(job.options(), "TFJob", "not rendered as a JobSet in this version", out);
     validateName(job, out);
     JobNames.namespace(job.namespace(), out);
     ReplicaValidator.validateRunPolicy(job.runPolicy(), out);
@@ -95,7 +94,21 @@ public final class TfJobValidator {
     validateTfConfigSize(job, out);
     validateGang(job, out);
     validateKueue(job, out);
+    validateJobSet(job, out);
     return out;
+  }
+
+  /**
+   * In the JobSet target, what the JobSet webhook and Kueue would refuse about the JobSet the job
+   * becomes, a replicated Job per replica ({@link TfJobSetGenerator}).
+   */
+  private static void validateJobSet(TfJobModel job, List<Finding> out) {
+    Map<String, Integer> counts = new LinkedHashMap<>();
+    for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
+      counts.put(e.getKey().lower(), e.getValue().count());
+    }
+    ReplicaValidator.validateJobSet(
+        job.options(), job.metadata(), counts, job.totalReplicas(), out);
   }
 
   private static void validateName(TfJobModel job, List<Finding> out) {
@@ -175,6 +188,9 @@ public final class TfJobValidator {
    * The deciding replica's pods get no automatic token ({@link ReplicaValidator#decidingToken}).
    */
   private static void validateDecidingReplica(TfJobModel job, List<Finding> out) {
+    if (ReplicaJobSets.chosen(job.options())) {
+      return; // no sidecar: the pods keep the token they ask for
+    }
     for (Map.Entry<TfReplicaType, TfJobModel.Replica> e : job.replicas().entrySet()) {
       TfJobModel.Replica replica = e.getValue();
       if (TfJobPlanner.decides(job, e.getKey(), 0)) {
@@ -192,7 +208,8 @@ public final class TfJobValidator {
    * away the finished Workers the last one decides from.
    */
   private static void validateJobCarrier(TfJobModel job, List<Finding> out) {
-    if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS) {
+    boolean jobSet = ReplicaJobSets.chosen(job.options());
+    if (!jobSet && job.options().get(OptionTable.WORKERS) == WorkerKind.PODS) {
       return;
     }
     RunPolicy run = job.runPolicy();
@@ -215,6 +232,10 @@ public final class TfJobValidator {
       return;
     }
     FieldPath at = RUN_POLICY.child("ttlSecondsAfterFinished");
+    if (jobSet) {
+      out.add(ReplicaValidator.jobSetTtl(at, ttl));
+      return;
+    }
     if (!job.hasChiefOrMaster() && TfJob.ALL_WORKERS.equals(job.successPolicy())) {
       out.add(
           error(
@@ -257,6 +278,7 @@ public final class TfJobValidator {
     if (labels == null
         || !labels.containsKey(TfKueue.QUEUE_NAME)
         || job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
+        || ReplicaJobSets.chosen(job.options())
         || job.totalReplicas() < 2) {
       return;
     }

@@ -38,7 +38,7 @@ final class TfPodTemplates {
             meta,
             TfLabels.replicaSelector(plan.name(), replica.type().lower(), replica.index()),
             replica.masterRole(),
-            plan.kueueLabels());
+            plan.jobSet() ? Map.of() : plan.kueueLabels());
     Map<String, String> annotations = new LinkedHashMap<>();
     if (!inJob
         && !plan.kueueLabels().isEmpty()
@@ -62,7 +62,7 @@ final class TfPodTemplates {
       }
     }
     ReplicaPodTemplates.decorate(plan.gang(), plan.name(), replica.type().lower(), meta, spec);
-    if (replica.decides()) {
+    if (replica.decides() && !plan.jobSet()) {
       ReplicaPodTemplates.addSidecar(
           spec, plan.serviceAccount(), TfSidecar.container(plan, replica));
     }

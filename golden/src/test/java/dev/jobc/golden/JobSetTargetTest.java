@@ -150,36 +150,44 @@ class JobSetTargetTest {
   @TestFactory
   Stream<DynamicTest> everyReplicaHasThePlainTargetsEnvironment() {
     return each(
-        "each container's env equals the plain target's",
+        "each container's env at run time equals the plain target's",
         d -> {
           Renders r = renders(d);
           if (r.jobSet().exit() != 0 || r.plain().exit() != 0) {
             return;
           }
-          Map<String, JsonNode> plain = plainPods(r.plainObjects());
-          Map<String, JsonNode> jobSet = jobSetPods(r.jobSetObjects());
+          Map<String, PodShape> plain = plainPods(r.plainObjects());
+          Map<String, PodShape> jobSet = jobSetPods(r.jobSetObjects());
           assertThat(jobSet.keySet()).isEqualTo(plain.keySet());
           jobSet.forEach(
-              (replica, spec) -> {
-                JsonNode before = plain.get(replica);
+              (replica, pod) -> {
+                PodShape before = plain.get(replica);
                 for (String list : List.of("containers", "initContainers")) {
-                  Map<String, JsonNode> ours = byName(spec.path(list));
-                  Map<String, JsonNode> theirs = byName(before.path(list));
+                  Map<String, JsonNode> ours = byName(pod.spec().path(list));
+                  Map<String, JsonNode> theirs = byName(before.spec().path(list));
                   if (list.equals("containers")) {
                     assertThat(ours.keySet()).as(replica).isEqualTo(theirs.keySet());
                   }
                   ours.forEach(
                       (container, c) -> {
                         if (theirs.containsKey(container)) {
-                          assertThat(c.path("env"))
+                          assertThat(RunTimeEnv.of(c.path("env"), pod.indexed()))
                               .as(replica + " " + list + " " + container)
-                              .isEqualTo(theirs.get(container).path("env"));
+                              .isEqualTo(
+                                  RunTimeEnv.of(
+                                      theirs.get(container).path("env"), before.indexed()));
                         }
                       });
                 }
               });
         });
   }
+
+  /**
+   * A replica's pod spec, and whether an Indexed Job creates it: the Job controller then adds
+   * {@code JOB_COMPLETION_INDEX} to each container's environment.
+   */
+  private record PodShape(JsonNode spec, boolean indexed) {}
 
   @TestFactory
   Stream<DynamicTest> aQueueNameIsOnTheJobSetAlone() {
@@ -224,14 +232,14 @@ class JobSetTargetTest {
         }
       }
     }
-    assertThat(kinds).contains("mpijob", "tfjob");
+    assertThat(kinds).contains("mpijob", "tfjob", "pytorchjob");
   }
 
   // --- helpers
 
   /** The replica's pod spec in the plain render, by replica name (the JobSet's replicated Job). */
-  private static Map<String, JsonNode> plainPods(List<JsonNode> objects) {
-    Map<String, JsonNode> out = new LinkedHashMap<>();
+  private static Map<String, PodShape> plainPods(List<JsonNode> objects) {
+    Map<String, PodShape> out = new LinkedHashMap<>();
     for (JsonNode o : objects) {
       String kind = kind(o);
       JsonNode spec =
@@ -250,24 +258,30 @@ class JobSetTargetTest {
       if (kind.equals("Job") && name(o).equals(dev.jobc.conventions.Naming.scaler(job))) {
         continue;
       }
-      // Bare worker Pods <job>-worker-<i> share one template: the JobSet's worker Job.
-      if (kind.equals("Pod") && replica.matches("worker-[0-9]+") && !isTf(o)) {
+      // Bare MPI worker Pods <job>-worker-<i> share one template: the JobSet's worker Job. A
+      // training-operator kind's replica is a pod and a replicated Job of its own.
+      if (kind.equals("Pod") && replica.matches("worker-[0-9]+") && !isTrainingOperator(o)) {
         replica = "worker";
       }
-      out.putIfAbsent(replica, spec);
+      boolean indexed =
+          kind.equals("Job") && o.path("spec").path("completionMode").asText().equals("Indexed");
+      out.putIfAbsent(replica, new PodShape(spec, indexed));
     }
     return out;
   }
 
   /** The pod spec of each replicated Job, by name. */
-  private static Map<String, JsonNode> jobSetPods(List<JsonNode> objects) {
-    Map<String, JsonNode> out = new LinkedHashMap<>();
+  private static Map<String, PodShape> jobSetPods(List<JsonNode> objects) {
+    Map<String, PodShape> out = new LinkedHashMap<>();
     for (JsonNode o : objects) {
       if (kind(o).equals(JobSetNames.KIND)) {
         for (JsonNode rjob : o.path("spec").path("replicatedJobs")) {
+          JsonNode job = rjob.path("template").path("spec");
+          // The JobSet webhook defaults an unset completionMode to Indexed.
+          String mode = job.path("completionMode").asText("Indexed");
           out.put(
               rjob.path("name").asText(),
-              rjob.path("template").path("spec").path("template").path("spec"));
+              new PodShape(job.path("template").path("spec"), mode.equals("Indexed")));
         }
       }
     }
@@ -300,10 +314,8 @@ class JobSetTargetTest {
     throw new AssertionError("no job name on " + name(o));
   }
 
-  private static boolean isTf(JsonNode o) {
-    return "tfjob-controller"
-        .equals(
-            o.path("metadata").path("labels").path("training.kubeflow.org/operator-name").asText());
+  private static boolean isTrainingOperator(JsonNode o) {
+    return o.path("metadata").path("labels").has("training.kubeflow.org/operator-name");
   }
 
   private static Map<String, JsonNode> byName(JsonNode containers) {
