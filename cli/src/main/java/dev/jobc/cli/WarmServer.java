@@ -176,6 +176,17 @@ final class WarmServer {
 
   /** Serves commands until idle, an internal error or a changed jar; then removes the socket. */
   void run() throws IOException {
+    // SIGTERM (a pod's end, kill) runs the hooks only: remove the socket there too.
+    Thread hook =
+        new Thread(
+            () -> {
+              try {
+                close();
+              } catch (IOException e) {
+                // leaving: the next server replaces a stale socket
+              }
+            });
+    Runtime.getRuntime().addShutdownHook(hook);
     try (Selector selector = Selector.open()) {
       server.configureBlocking(false);
       server.register(selector, SelectionKey.OP_ACCEPT);
@@ -205,11 +216,22 @@ final class WarmServer {
       }
     } finally {
       close();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException e) {
+        // shutting down already: the hook finds the socket closed
+      }
     }
   }
 
-  /** Closes the server and removes its socket, under the lock (see the class comment). */
-  private void close() throws IOException {
+  /**
+   * Closes the server and removes its socket, under the lock (see the class comment); once, from
+   * {@link #run} or the shutdown hook.
+   */
+  private synchronized void close() throws IOException {
+    if (!server.isOpen()) {
+      return;
+    }
     try (FileChannel lockFile = lockFile(socket)) {
       FileLock lock = lockFile.lock();
       server.close();
