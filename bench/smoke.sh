@@ -33,6 +33,8 @@ step "cli-bench.sh --smoke" bench/cli-bench.sh --smoke
 step "scale-bench.sh --smoke" bench/scale-bench.sh --smoke
 step "kubexec-bench.sh --smoke" bench/kubexec-bench.sh --smoke
 step "limits-bench.sh --smoke" bench/limits-bench.sh --smoke
+# After a build: the CLI image's tar exists (mvn verify writes it at pre-integration-test).
+step "warm-bench.sh --smoke" bench/warm-bench.sh --smoke
 # After a build: the sidecar jar exists, --no-build only writes the test classpath it runs with.
 step "sidecar-bench.sh --smoke" bench/sidecar-bench.sh --smoke --no-build
 

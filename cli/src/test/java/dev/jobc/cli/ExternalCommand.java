@@ -65,8 +65,11 @@ record ExternalCommand(int exitCode, String out, String err) {
       Process p = builder.start();
       CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
       CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-      p.getOutputStream().write(stdin.getBytes(UTF_8));
-      p.getOutputStream().close();
+      try (var in = p.getOutputStream()) {
+        in.write(stdin.getBytes(UTF_8));
+      } catch (IOException e) {
+        // The process stopped reading (an input over jobc's limit ends the read): it says why.
+      }
       // A bound so that a hung tool fails the build instead of stalling CI; not a timing check.
       if (!p.waitFor(5, TimeUnit.MINUTES)) {
         p.destroyForcibly();

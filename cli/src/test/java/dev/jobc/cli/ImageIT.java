@@ -53,6 +53,7 @@ class ImageIT {
     Map<String, String> env = new HashMap<>(image.env());
     env.put("PATH", jobc.getParent() + ":" + ImageTar.hostPath());
     env.put("ARGOCD_APP_NAMESPACE", "training");
+    env.put("TMPDIR", tmp.toString());
     List<String> generate = pluginCommand("generate");
     assertThat(generate.get(0)).isEqualTo("jobc");
     Path app = ROOT.resolve("examples/kpt");
@@ -68,6 +69,98 @@ class ImageIT {
     assertThat(version.out())
         .startsWith("jobc " + VERSION + "\n")
         .isEqualTo(jar(tmp, env, "", List.of("--version")).out());
+  }
+
+  /**
+   * The plugin sidecar as deploy/argocd runs it, with the patch's environment (the warm path):
+   * generate through the image's launcher and its client {@code jobc-warm}, served by the
+   * long-lived jobc process ({@code JOBC_WARM=only} fails rather than fall back), gives the cold
+   * path's bytes; the server then stops when told to by its idle time.
+   */
+  @Test
+  void cliImageServesGenerateWarmAsDeployed() throws Exception {
+    ImageTar image = open("jobc.image.tar");
+    Path scratch = tmp.resolve("scratch");
+    Path jobc = image.hostScript(LAUNCHER, scratch);
+    Path client = jobc.resolveSibling("jobc-warm");
+    Files.copy(image.file("/usr/local/bin/jobc-warm"), client);
+    assertThat(image.modes()).containsEntry("/usr/local/bin/jobc-warm", 0755);
+    client.toFile().setExecutable(true);
+    Map<String, String> env = new HashMap<>(image.env());
+    env.put("PATH", jobc.getParent() + ":" + ImageTar.hostPath());
+    env.put("ARGOCD_APP_NAMESPACE", "training");
+    env.put("TMPDIR", tmp.toString());
+    Map<String, String> deployed = new HashMap<>(env);
+    repoServerSidecar()
+        .path("env")
+        .forEach(e -> deployed.put(e.path("name").asText(), e.path("value").asText()));
+    assertThat(deployed).containsEntry("JOBC_WARM", "1").doesNotContainKey("JAVA_TOOL_OPTIONS");
+    deployed.put("JOBC_WARM", "only");
+    deployed.put("JOBC_WARM_IDLE", "1");
+    List<String> generate = pluginCommand("generate");
+    Path app = ROOT.resolve("examples/kpt");
+    ExternalCommand cold = ExternalCommand.run(app, env, "", generate);
+    assertThat(cold.exitCode()).as(cold.toString()).isZero();
+    assertThat(ExternalCommand.run(app, deployed, "", generate)).isEqualTo(cold);
+    assertThat(ExternalCommand.run(app, deployed, "", generate)).isEqualTo(cold);
+    // The server idles out (JOBC_WARM_IDLE=1) and removes its socket: wait for that, no timeout.
+    List<ProcessHandle> servers =
+        ProcessHandle.allProcesses()
+            .filter(
+                p ->
+                    p.info()
+                        .arguments()
+                        .map(a -> String.join(" ", a))
+                        .filter(
+                            a ->
+                                a.contains("dev.jobc.cli.WarmServer") && a.contains(tmp.toString()))
+                        .isPresent())
+            .toList();
+    assertThat(servers).hasSize(1);
+    servers.get(0).onExit().join();
+    try (var files = Files.list(tmp.resolve("jobc-" + WarmPathIT.uid()))) {
+      assertThat(files.map(f -> f.getFileName().toString())).doesNotContain("image");
+    }
+  }
+
+  /**
+   * The first cold run in a container leaves a class-data archive in the user's own directory of
+   * TMPDIR; later runs map it, with the same output and nothing more on standard error.
+   */
+  @Test
+  void cliImageKeepsAClassDataArchive() throws Exception {
+    ImageTar image = open("jobc.image.tar");
+    Path scratch = tmp.resolve("scratch");
+    Path jobc = image.hostScript(LAUNCHER, scratch);
+    Map<String, String> env = new HashMap<>(image.env());
+    env.put("PATH", jobc.getParent() + ":" + ImageTar.hostPath());
+    env.put("TMPDIR", tmp.toString());
+    List<String> render = List.of("jobc", "render", ROOT.resolve("examples/pi.yaml").toString());
+    ExternalCommand first = ExternalCommand.run(tmp, env, "", render);
+    assertThat(first.exitCode()).as(first.toString()).isZero();
+    assertThat(first.err()).isEmpty();
+    Path dir = tmp.resolve("jobc-" + WarmPathIT.uid());
+    assertThat(Files.getPosixFilePermissions(dir))
+        .isEqualTo(java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    List<Path> archives;
+    try (var files = Files.list(dir)) {
+      archives = files.toList();
+    }
+    assertThat(archives).singleElement().satisfies(a -> assertThat(a.toString()).endsWith(".jsa"));
+    ExternalCommand second = ExternalCommand.run(tmp, env, "", render);
+    assertThat(second).isEqualTo(first);
+    assertThat(jar(tmp, env, "", render.subList(1, render.size())).out()).isEqualTo(first.out());
+    // With -Xshare:on the JVM fails unless it maps every archive it is given: this one maps, and
+    // the launcher passes it (the same file made unreadable as an archive fails the run).
+    env.put("JAVA_TOOL_OPTIONS", "-Xshare:on");
+    ExternalCommand mapped = ExternalCommand.run(tmp, env, "", render);
+    assertThat(mapped.exitCode()).as(mapped.toString()).isZero();
+    assertThat(mapped.out()).isEqualTo(first.out());
+    Files.delete(archives.get(0));
+    Files.writeString(archives.get(0), "not an archive");
+    ExternalCommand broken = ExternalCommand.run(tmp, env, "", render);
+    assertThat(broken.exitCode()).as(broken.toString()).isNotZero();
+    assertThat(broken.err()).contains("shared archive");
   }
 
   /**
@@ -121,7 +214,9 @@ class ImageIT {
     assertThat(Files.readString(image.file(LAUNCHER)))
         .contains("-cp @" + CLASS_PATH_FILE + " dev.jobc.cli.Main \"$@\"");
     List<String> classPath = image.classPath(CLASS_PATH_FILE);
-    assertThat(classPath).contains("/app/classes", "/app/resources");
+    // Jars only (Jib's packaged mode): a class-data archive takes no directories.
+    assertThat(classPath).anyMatch(e -> e.matches("/app/classpath/jobc-cli-.*\\.jar"));
+    assertThat(classPath).allMatch(e -> e.endsWith(".jar"));
     assertThat(classPath).allSatisfy(e -> assertThat(image.modes()).containsKey(e));
     // picocli compiled for Java 17 (jobc-picocli), never picocli's own jar (DEVELOPERS.md).
     assertThat(classPath).noneMatch(e -> e.startsWith("/app/libs/picocli-"));

@@ -143,7 +143,21 @@ public final class ImageTar {
 
   /** The entries of the {@code -cp @FILE} argument file, as the image sees them. */
   public List<String> classPath(String argumentFile) throws IOException {
-    return List.of(Files.readString(file(argumentFile)).trim().split(":"));
+    List<String> out = new ArrayList<>();
+    for (String entry : Files.readString(file(argumentFile)).trim().split(":")) {
+      if (entry.endsWith("/*")) {
+        // The java launcher expands DIR/* into DIR's jars (Jib's packaged mode writes one).
+        String dir = entry.substring(0, entry.length() - 1);
+        modes().keySet().stream()
+            .filter(f -> f.startsWith(dir) && f.endsWith(".jar"))
+            .filter(f -> f.indexOf('/', dir.length()) < 0)
+            .sorted()
+            .forEach(out::add);
+      } else {
+        out.add(entry);
+      }
+    }
+    return out;
   }
 
   /** The names of the entries of every jar on {@code argumentFile}'s class path, and of classes. */

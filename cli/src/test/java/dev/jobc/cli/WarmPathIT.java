@@ -1,0 +1,320 @@
+package dev.jobc.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The warm path ({@code JOBC_WARM=1}) through {@code bin/jobc}, the entry point users and kpt run,
+ * against the cold path of the same launcher: every golden case through {@code jobc argocd} (the
+ * Argo CD plugin's generate) and {@code jobc krm} (the KRM function) both ways, compared byte for
+ * byte (standard output, standard error, exit status); and what the thin client does when the warm
+ * path cannot serve. {@code JOBC_WARM=only} makes the client fail instead of falling back, so that
+ * a warm run here is known to have been served warm.
+ */
+class WarmPathIT {
+  private static final Path ROOT = ExternalCommand.root();
+  private static final String UID = uid();
+
+  /** The client's base directory: the socket directory is {@code tmp/jobc-UID}. */
+  @TempDir Path tmp;
+
+  @AfterEach
+  void stopServers() {
+    // A server started by a test exits after JOBC_WARM_IDLE; don't leave it running until then.
+    servers().forEach(ProcessHandle::destroy);
+    servers().forEach(p -> p.onExit().join());
+  }
+
+  /**
+   * Every golden case through {@code jobc argocd}, and every fifth through {@code jobc krm} (its
+   * standard input travels as frames; the compiler under both is the same), warm and cold. Two
+   * cases run at a time: the cold runs are most of this test's time.
+   */
+  @Test
+  void everyGoldenCaseGivesTheSameBytesWarmAndCold() throws Exception {
+    List<Path> cases;
+    try (Stream<Path> list = Files.list(ROOT.resolve("golden/cases"))) {
+      cases = list.filter(Files::isDirectory).sorted().toList();
+    }
+    assertThat(cases).hasSizeGreaterThan(100);
+    List<CompletableFuture<Void>> runs = new ArrayList<>();
+    ExecutorService two = Executors.newFixedThreadPool(2);
+    try {
+      for (int i = 0; i < cases.size(); i++) {
+        Path c = cases.get(i);
+        boolean krm = i % 5 == 0;
+        runs.add(CompletableFuture.runAsync(() -> bothWays(c, krm), two));
+      }
+      CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).join();
+    } finally {
+      two.shutdown();
+    }
+    assertThat(servers()).as("one server served them all").hasSize(1);
+  }
+
+  private void bothWays(Path c, boolean krm) {
+    try {
+      String name = c.getFileName().toString();
+      Map<String, String> options = options(c);
+      // Argo CD: the application's directory holds the job; the options come as parameters.
+      Path app = Files.createDirectories(tmp.resolve("apps").resolve(name));
+      Files.copy(c.resolve("input.yaml"), app.resolve("input.yaml"));
+      Map<String, String> argocd = new HashMap<>();
+      argocd.put("ARGOCD_APP_PARAMETERS", parameters(options));
+      assertSameBothWays(name + " (argocd)", app, argocd, "", List.of("jobc", "argocd"));
+      if (krm) {
+        // kpt: the job as a ResourceList's items, the options as the function's ConfigMap.
+        String list = resourceList(Files.readString(c.resolve("input.yaml")), options);
+        assertSameBothWays(name + " (krm)", tmp, Map.of(), list, List.of("jobc-krm"));
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void concurrentClientsEachGetTheirOwnOutput() {
+    List<String> inputs =
+        List.of("pi.yaml", "graphsage-dist.yaml", "pytorch-simple.yaml", "tf-dist-mnist.yaml");
+    List<CompletableFuture<ExternalCommand>> warm = new ArrayList<>();
+    for (String input : inputs) {
+      warm.add(
+          CompletableFuture.supplyAsync(
+              () -> run(ROOT, warm(), "", List.of("jobc", "render", "examples/" + input))));
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      ExternalCommand cold =
+          run(ROOT, Map.of(), "", List.of("jobc", "render", "examples/" + inputs.get(i)));
+      assertThat(cold.exitCode()).as(cold.toString()).isZero();
+      assertThat(warm.get(i).join()).isEqualTo(cold);
+    }
+  }
+
+  @Test
+  void aDirectoryOthersMayOpenIsNotUsed() throws IOException {
+    Path dir = Files.createDirectories(tmp.resolve("jobc-" + UID));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+    List<String> command = List.of("jobc", "render", "examples/pi.yaml");
+    ExternalCommand only = run(ROOT, warm(), "", command);
+    assertThat(only.exitCode()).isEqualTo(125);
+    assertThat(only.err()).contains("is not a directory of this user's alone");
+    Map<String, String> fallback = new HashMap<>(warm());
+    fallback.put("JOBC_WARM", "1");
+    assertThat(run(ROOT, fallback, "", command)).isEqualTo(run(ROOT, Map.of(), "", command));
+    assertThat(servers()).isEmpty();
+    try (Stream<Path> files = Files.list(dir)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
+  void aSocketLeftByADeadServerIsReplaced() {
+    List<String> command = List.of("jobc", "render", "examples/pi.yaml");
+    ExternalCommand cold = run(ROOT, Map.of(), "", command);
+    assertThat(run(ROOT, warm(), "", command)).isEqualTo(cold);
+    List<ProcessHandle> first = servers();
+    assertThat(first).hasSize(1);
+    // Killed, it cannot remove its socket file: the next client finds it and nobody listening.
+    first.get(0).destroyForcibly();
+    first.get(0).onExit().join();
+    assertThat(run(ROOT, warm(), "", command)).isEqualTo(cold);
+    assertThat(servers()).hasSize(1).doesNotContain(first.get(0));
+  }
+
+  /**
+   * A server that goes away after the client sent its standard input: the client runs the cold path
+   * with that same input, so the output is the cold path's.
+   */
+  @Test
+  void aServerThatFailsHalfWayLeavesTheColdPath() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("jobc-" + UID));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+    String input = Files.readString(ROOT.resolve("examples/pi.yaml"));
+    CompletableFuture<byte[]> received;
+    try (ServerSocketChannel fake = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      fake.bind(UnixDomainSocketAddress.of(dir.resolve("fake")));
+      received =
+          CompletableFuture.supplyAsync(
+              () -> {
+                try (var client = fake.accept();
+                    var in =
+                        new java.io.DataInputStream(
+                            java.nio.channels.Channels.newInputStream(client));
+                    var out =
+                        new java.io.DataOutputStream(
+                            java.nio.channels.Channels.newOutputStream(client))) {
+                  WarmFrames.readRequest(in);
+                  WarmFrames.writeFrame(out, WarmFrames.ERR, "half".getBytes(), 0, 4);
+                  WarmFrames.writeFrame(out, WarmFrames.STDIN, new byte[0], 0, 0);
+                  var stdin = new WarmFrames.FrameInput(in, out);
+                  return stdin.readAllBytes(); // then close, with no exit status
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              });
+      List<String> client =
+          List.of(
+              ROOT.resolve("cli/src/main/jib/usr/local/bin/jobc-warm").toString(),
+              tmp.toString(),
+              "fake",
+              ROOT.resolve("bin/jobc").toString(),
+              ":::",
+              "false",
+              ":::",
+              "render",
+              "-");
+      Map<String, String> env = new HashMap<>();
+      env.put("JAVA_HOME", System.getProperty("java.home"));
+      ExternalCommand fellBack = ExternalCommand.run(ROOT, env, input, client);
+      assertThat(new String(received.join(), java.nio.charset.StandardCharsets.UTF_8))
+          .isEqualTo(input);
+      ExternalCommand cold = run(ROOT, Map.of(), input, List.of("jobc", "render", "-"));
+      assertThat(cold.exitCode()).as(cold.toString()).isZero();
+      assertThat(fellBack).isEqualTo(cold);
+    }
+  }
+
+  /** A server with nothing to do exits by itself and removes its socket. */
+  @Test
+  void anIdleServerExits() throws Exception {
+    Map<String, String> env = warm();
+    env.put("JOBC_WARM_IDLE", "1");
+    List<String> command = List.of("jobc", "version");
+    assertThat(run(ROOT, env, "", command)).isEqualTo(run(ROOT, Map.of(), "", command));
+    List<ProcessHandle> started = servers();
+    assertThat(started).hasSize(1);
+    started.get(0).onExit().join(); // no timeout: the idle time is what ends it
+    try (Stream<Path> files = Files.list(tmp.resolve("jobc-" + UID))) {
+      assertThat(files.map(f -> f.getFileName().toString()))
+          .noneMatch(f -> f.startsWith("bin-") && !f.contains("."));
+    }
+  }
+
+  private void assertSameBothWays(
+      String what, Path dir, Map<String, String> env, String stdin, List<String> command) {
+    ExternalCommand cold = run(dir, env, stdin, command);
+    Map<String, String> warmEnv = new HashMap<>(env);
+    warmEnv.putAll(warm());
+    ExternalCommand warm = run(dir, warmEnv, stdin, command);
+    assertThat(warm).as(what).isEqualTo(cold);
+  }
+
+  /** The environment of a warm run that must be served warm. */
+  private Map<String, String> warm() {
+    Map<String, String> env = new HashMap<>();
+    env.put("JOBC_WARM", "only");
+    env.put("JOBC_WARM_IDLE", "120");
+    return env;
+  }
+
+  /** Runs through bin/ with the test's TMPDIR (the socket's place). */
+  private ExternalCommand run(
+      Path dir, Map<String, String> env, String stdin, List<String> command) {
+    Map<String, String> all = new HashMap<>(env);
+    all.put("PATH", ExternalCommand.pathWithBin());
+    all.put("TMPDIR", tmp.toString());
+    all.put("JAVA_HOME", System.getProperty("java.home"));
+    return ExternalCommand.run(dir, all, stdin, command);
+  }
+
+  /** The servers this test's runs started: their socket is below its TMPDIR. */
+  private List<ProcessHandle> servers() {
+    String socketDir = tmp.resolve("jobc-" + UID) + "/";
+    return ProcessHandle.allProcesses()
+        .filter(
+            p ->
+                p.info()
+                    .arguments()
+                    .map(List::of)
+                    .map(
+                        a ->
+                            a.contains("dev.jobc.cli.WarmServer")
+                                && a.stream().anyMatch(s -> s.startsWith(socketDir)))
+                    .orElse(false))
+        .toList();
+  }
+
+  private static Map<String, String> options(Path c) throws IOException {
+    Map<String, String> options = new java.util.TreeMap<>();
+    Path file = c.resolve("options.yaml");
+    if (Files.exists(file)) {
+      YamlStream.parse(Files.readString(file))
+          .get(0)
+          .properties()
+          .forEach(e -> options.put(e.getKey(), e.getValue().asText()));
+    }
+    return options;
+  }
+
+  private static String parameters(Map<String, String> options) {
+    ObjectMapper json = new ObjectMapper();
+    var array = json.createArrayNode();
+    options.forEach((k, v) -> array.addObject().put("name", k).put("string", v));
+    return array.toString();
+  }
+
+  /** The input's documents as a ResourceList's items; the raw text when it is no YAML stream. */
+  private static String resourceList(String input, Map<String, String> options) {
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode list = json.createObjectNode();
+    list.put("apiVersion", "config.kubernetes.io/v1");
+    list.put("kind", "ResourceList");
+    ObjectNode config = list.putObject("functionConfig");
+    config.put("apiVersion", "v1");
+    config.put("kind", "ConfigMap");
+    config.putObject("metadata").put("name", "jobc");
+    ObjectNode data = config.putObject("data");
+    options.forEach(data::put);
+    var items = list.putArray("items");
+    try {
+      int i = 0;
+      for (JsonNode doc : YamlStream.parse(input)) {
+        if (doc instanceof ObjectNode item) {
+          ObjectNode annotations = item.withObject("/metadata/annotations");
+          annotations.put("config.kubernetes.io/path", "input.yaml");
+          annotations.put("config.kubernetes.io/index", String.valueOf(i++));
+        }
+        items.add(doc);
+      }
+    } catch (RuntimeException | AssertionError e) { // YamlStream fails as a test would
+      return input;
+    }
+    return list.toString();
+  }
+
+  /** This process's user id, as the launchers name their directory. */
+  static String uid() {
+    try {
+      Process p = new ProcessBuilder("id", "-u").start();
+      String out = new String(p.getInputStream().readAllBytes()).trim();
+      p.waitFor();
+      return out;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+}
