@@ -154,6 +154,15 @@ class ReplicaOutcomeTest {
   }
 
   @Test
+  void aFailedPodWithNoExitCodeIsRetriedUnderExitCode() {
+    // Evicted, say: common/pod.go ReconcilePods starts from exit code 0xbeef, which is retryable.
+    Pod evicted = pod("j-worker-1-a", "worker", 1, "Failed", null, 0);
+    assertThat(outcome("ExitCode", 3).decide(byName(ME_RUNNING, evicted), ME_RUNNING)).isNull();
+    assertThat(outcome("Never", 3).decide(byName(ME_RUNNING, evicted), ME_RUNNING))
+        .isEqualTo(new Decision(false, "worker", 1));
+  }
+
+  @Test
   void aBarePodUnderExitCodeFailsForGoodOnAnyFailure() {
     Pod me = pod("j-worker-0-a", "worker", 0, "Running", 137, 0);
     assertThat(outcome("ExitCode", 3, false, true, Set.of()).decide(byName(me), me))
