@@ -242,7 +242,10 @@ class JobSetTargetTest {
 
   // --- helpers
 
-  /** The replica's pod spec in the plain render, by replica name (the JobSet's replicated Job). */
+  /**
+   * The replica's pod spec in the plain render, by namespace, job and replica name (the JobSet's
+   * replicated Job).
+   */
   private static Map<String, PodShape> plainPods(List<JsonNode> objects) {
     Map<String, PodShape> out = new LinkedHashMap<>();
     for (JsonNode o : objects) {
@@ -270,12 +273,15 @@ class JobSetTargetTest {
       }
       boolean indexed =
           kind.equals("Job") && o.path("spec").path("completionMode").asText().equals("Indexed");
-      out.putIfAbsent(replica, new PodShape(spec, indexed, !isTrainingOperator(o)));
+      // Keyed by namespace and job too: an input may hold several jobs with the same replicas.
+      out.putIfAbsent(
+          namespace(o) + "/" + job + "/" + replica,
+          new PodShape(spec, indexed, !isTrainingOperator(o)));
     }
     return out;
   }
 
-  /** The pod spec of each replicated Job, by name. */
+  /** The pod spec of each replicated Job, by namespace, JobSet (the job's name) and name. */
   private static Map<String, PodShape> jobSetPods(List<JsonNode> objects) {
     Map<String, PodShape> out = new LinkedHashMap<>();
     for (JsonNode o : objects) {
@@ -285,7 +291,7 @@ class JobSetTargetTest {
           // The JobSet webhook defaults an unset completionMode to Indexed.
           String mode = job.path("completionMode").asText("Indexed");
           out.put(
-              rjob.path("name").asText(),
+              namespace(o) + "/" + name(o) + "/" + rjob.path("name").asText(),
               new PodShape(job.path("template").path("spec"), mode.equals("Indexed"), false));
         }
       }
@@ -355,6 +361,10 @@ class JobSetTargetTest {
 
   private static boolean rendered(JsonNode o) {
     return "jobc".equals(o.path("metadata").path("labels").path(MANAGED_BY).asText());
+  }
+
+  private static String namespace(JsonNode o) {
+    return o.path("metadata").path("namespace").asText();
   }
 
   private static String kind(JsonNode o) {
