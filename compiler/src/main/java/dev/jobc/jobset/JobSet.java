@@ -44,32 +44,6 @@ public record JobSet(
     Integer ttlSecondsAfterFinished,
     boolean anySucceeds) {
 
-  /** A JobSet whose {@code successTargets} must all succeed. */
-  public JobSet(
-      String name,
-      String namespace,
-      Map<String, String> labels,
-      Map<String, String> annotations,
-      List<ReplicatedJob> replicatedJobs,
-      boolean dnsHostnames,
-      boolean publishNotReadyAddresses,
-      List<String> successTargets,
-      boolean suspend,
-      Integer ttlSecondsAfterFinished) {
-    this(
-        name,
-        namespace,
-        labels,
-        annotations,
-        replicatedJobs,
-        dnsHostnames,
-        publishNotReadyAddresses,
-        successTargets,
-        suspend,
-        ttlSecondsAfterFinished,
-        false);
-  }
-
   public JobSet {
     replicatedJobs = List.copyOf(replicatedJobs);
     successTargets = List.copyOf(successTargets);

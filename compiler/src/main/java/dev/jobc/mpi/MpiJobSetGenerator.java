@@ -70,7 +70,8 @@ public final class MpiJobSetGenerator {
             plan.job().runLauncherAsWorker(),
             List.of(MpiLabels.LAUNCHER),
             plan.job().suspend(),
-            plan.job().ttlSecondsAfterFinished())
+            plan.job().ttlSecondsAfterFinished(),
+            false)
         .resource();
   }
 
