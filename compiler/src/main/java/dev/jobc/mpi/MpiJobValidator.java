@@ -80,6 +80,7 @@ public final class MpiJobValidator {
       }
     }
     JobNames.namespace(job.namespace(), out);
+    JobNames.queueName(job.metadata().getLabels(), out);
   }
 
   /** mpi-operator's rules on the names of the plain target's pods, Service and StatefulSet. */

@@ -76,6 +76,7 @@ public final class ReplicaValidator {
     List<Finding> out = new ArrayList<>(job.findings());
     validateName(job, out);
     JobNames.namespace(job.namespace(), out);
+    JobNames.queueName(job.metadata().getLabels(), out);
     validateRunPolicy(job.runPolicy(), out);
     if (job.replicas() == null) {
       out.add(

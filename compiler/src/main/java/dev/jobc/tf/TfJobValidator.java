@@ -51,6 +51,7 @@ public final class TfJobValidator {
     List<Finding> out = new ArrayList<>(job.findings());
     validateName(job, out);
     JobNames.namespace(job.namespace(), out);
+    JobNames.queueName(job.metadata().getLabels(), out);
     ReplicaValidator.validateRunPolicy(job.runPolicy(), out);
     oneOf(FieldPath.of("spec", "successPolicy"), job.successPolicy(), SUCCESS_POLICIES, out);
     if (job.replicas() == null) {

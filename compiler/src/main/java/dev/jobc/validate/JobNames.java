@@ -2,6 +2,7 @@ package dev.jobc.validate;
 
 import static dev.jobc.diag.Finding.error;
 
+import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.Naming;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
@@ -9,11 +10,19 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.options.Dns;
 import java.util.List;
+import java.util.Map;
 
-/** Name rules every job kind shares: the namespace, and the worker StatefulSet's name length. */
+/**
+ * Name rules every job kind shares: the namespace, Kueue's queue name, and the worker StatefulSet's
+ * name length.
+ */
 public final class JobNames {
   public static final FieldPath NAME = FieldPath.of("metadata", "name");
   public static final FieldPath NAMESPACE = FieldPath.of("metadata", "namespace");
+
+  private static final String QUEUE_NAME_LABEL = MpiLabels.KUEUE_QUEUE_NAME;
+  private static final FieldPath QUEUE_NAME =
+      FieldPath.of("metadata", "labels").key(QUEUE_NAME_LABEL);
 
   /**
    * The StatefulSet controller labels each pod {@code controller-revision-hash: <set name>-<hash of
@@ -67,6 +76,22 @@ public final class JobNames {
     List<String> problems = Dns.dns1123Label(namespace);
     if (!problems.isEmpty()) {
       out.add(invalid(NAMESPACE, namespace, String.join("; ", problems)));
+    }
+  }
+
+  /**
+   * A {@code kueue.x-k8s.io/queue-name} label on the job names a LocalQueue, so Kueue's webhook
+   * refuses any value that is not a DNS-1123 subdomain (kueue {@code
+   * jobframework.ValidateQueueName}); a null value is the empty string once decoded, refused too.
+   */
+  public static void queueName(Map<String, String> labels, List<Finding> out) {
+    if (labels == null || !labels.containsKey(QUEUE_NAME_LABEL)) {
+      return;
+    }
+    String value = labels.get(QUEUE_NAME_LABEL) == null ? "" : labels.get(QUEUE_NAME_LABEL);
+    List<String> problems = Dns.dns1123Subdomain(value);
+    if (!problems.isEmpty()) {
+      out.add(invalid(QUEUE_NAME, value, String.join(",", problems)));
     }
   }
 

@@ -101,7 +101,8 @@ public final class MpiLabels {
       jobLabels.forEach(
           (k, v) -> {
             if (k.startsWith(KUEUE_PREFIX)) {
-              out.put(k, v);
+              // YAML's null is the empty string once the API server has decoded the label.
+              out.put(k, v == null ? "" : v);
             }
           });
     }
