@@ -169,7 +169,11 @@ public final class LauncherJobGenerator {
     if (plan.launcherSidecar()) {
       var inits =
           new ArrayList<>(spec.getInitContainers() == null ? List.of() : spec.getInitContainers());
-      inits.add(0, SidecarContainers.mpiRun(plan, main.getName()));
+      inits.add(
+          0,
+          plan.jobSet()
+              ? SidecarContainers.jobSetHosts(plan)
+              : SidecarContainers.mpiRun(plan, main.getName()));
       spec.setInitContainers(inits);
       volumes.add(memoryVolume(Naming.RUNTIME_VOLUME, "4Mi"));
       volumes.add(memoryVolume(Naming.SIDECAR_TMP_VOLUME, "1Mi"));

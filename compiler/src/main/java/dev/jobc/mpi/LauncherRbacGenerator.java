@@ -25,7 +25,8 @@ public final class LauncherRbacGenerator {
     if (plan.jobSet()) {
       // A JobSet's pods have names with a random suffix, which no Role can name: kubexec.sh lists
       // pods to find a worker's (the plain target grants that too) and may exec into any pod of
-      // the namespace. Nothing else: no sidecar starts or ends workers.
+      // the namespace. An elastic job's sidecar watches the workers (get, list, watch). Nothing
+      // else: no sidecar starts or ends workers.
       return Rbac.objects(
           Naming.launcher(plan.name()),
           plan.namespace(),

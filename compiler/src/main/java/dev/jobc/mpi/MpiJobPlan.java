@@ -88,13 +88,19 @@ public record MpiJobPlan(
     return options.get(OptionTable.TARGET) == Target.JOB_SET;
   }
 
+  /** Whether the job may be scaled at run time ({@code jobc.dev/max-replicas}, elastic Horovod). */
+  public boolean elastic() {
+    return job.maxReplicas() != null;
+  }
+
   /**
    * Whether the launcher runs the {@code jobc-sidecar}: in the plain target (it gates the launcher,
-   * keeps {@code discover_hosts.sh} live and releases the workers), not in the JobSet target, whose
-   * controller starts the launcher after the workers and ends them with it.
+   * keeps {@code discover_hosts.sh} live and releases the workers); in the JobSet target, whose
+   * controller starts the launcher after the workers and ends them with it, only for an elastic
+   * job, to keep {@code discover_hosts.sh} live.
    */
   public boolean launcherSidecar() {
-    return !jobSet();
+    return !jobSet() || elastic();
   }
 
   /**
@@ -102,7 +108,7 @@ public record MpiJobPlan(
    * the launcher ServiceAccount bound to its Role: always in the plain target (the sidecar).
    */
   public boolean launcherRbac() {
-    // In the JobSet target only kubexec.sh does, and only to reach workers.
-    return jobSet() ? !ssh() && workers > 0 : true;
+    // In the JobSet target kubexec.sh does, to reach workers, and an elastic job's sidecar.
+    return jobSet() ? !ssh() && workers > 0 || elastic() : true;
   }
 }

@@ -74,7 +74,7 @@ public final class MpiJobPlanner {
       hostfile.add(new HostSlot(host, slots));
       discover.add(
           jobSet
-              ? (fqdn ? host : host + ":" + slots)
+              ? DiscoverHosts.jobSetEntry(era, name, ns, domain, i, slots)
               : DiscoverHosts.entry(era, name, ns, domain, i, slots));
     }
     String account = launcherAccount(job);

@@ -342,27 +342,23 @@ public final class MpiJobValidator {
     }
   }
 
-  /** {@code jobc.dev/max-replicas}: how far the worker StatefulSet may be scaled at run time. */
+  /**
+   * {@code jobc.dev/max-replicas}: how far the workers (the StatefulSet, or in the JobSet target
+   * the worker Job) may be scaled at run time.
+   */
   private static void validateElastic(MpiJobModel job, List<Finding> out) {
     if (job.maxReplicas() == null) {
       return;
     }
     FieldPath path = FieldPath.of("metadata", "annotations").key(JobAnnotations.MAX_REPLICAS);
-    if (jobSet(job)) {
-      out.add(
-          error(
-              Code.FORBIDDEN,
-              path,
-              "Forbidden: target jobset: an elastic job is not rendered as a JobSet in this"
-                  + " version: its live discover_hosts.sh needs the jobc-sidecar, which does not"
-                  + " yet follow a JobSet's workers (docs/jobset.md#mpijob); use --target plain"));
-    } else if (job.worker() == null) {
+    if (job.worker() == null) {
       out.add(
           error(
               Code.FORBIDDEN,
               path,
               "Forbidden: a job without a Worker replica spec has no workers to scale"));
-    } else if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS) {
+    } else if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS && !jobSet(job)) {
+      // In the JobSet target --workers is ignored: the worker Job carries the workers.
       out.add(
           error(
               Code.FORBIDDEN,

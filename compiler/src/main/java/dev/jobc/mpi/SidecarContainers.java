@@ -21,6 +21,9 @@ public final class SidecarContainers {
 
   public static final String WAIT = "wait";
 
+  /** The JobSet target's elastic launcher: a live {@code discover_hosts.sh} and nothing else. */
+  public static final String HOSTS = "hosts";
+
   /** How often the startup probe checks the ready marker. */
   static final int PROBE_PERIOD_SECONDS = 2;
 
@@ -77,6 +80,42 @@ public final class SidecarContainers {
     }
     add(args, "--clean-pod-policy", cleanPodPolicy(plan));
     add(args, "--launcher-container", launcherContainer);
+    // It watches the launcher and every worker the job may have.
+    return gatedSidecar(plan, args, maxWorkers + 1);
+  }
+
+  /**
+   * The {@code hosts} sidecar beside an elastic MPIJob's launcher in the JobSet target (an init
+   * container with {@code restartPolicy: Always}): keeps {@code /etc/mpi/discover_hosts.sh} live
+   * from the worker Job's Ready pods, found by the JobSet's labels. The JobSet controller starts
+   * the launcher once the initial workers are Ready and ends the workers with it, so this is all
+   * the sidecar does; its startup probe holds the main container until the first live script is
+   * written.
+   */
+  public static Container jobSetHosts(MpiJobPlan plan) {
+    List<String> args = new ArrayList<>();
+    args.add(HOSTS);
+    add(args, "--job", plan.name());
+    add(args, "--era", plan.era().apiVersion().substring(plan.era().apiVersion().indexOf('/') + 1));
+    add(args, "--slots", Integer.toString(plan.slots()));
+    if (plan.options().get(OptionTable.CLUSTER_DOMAIN) != null) {
+      add(args, "--cluster-domain", plan.options().get(OptionTable.CLUSTER_DOMAIN));
+    }
+    if (plan.launcherHost() != null) {
+      add(args, "--launcher-host", plan.discoverHosts().get(0));
+    }
+    add(args, "--ready-workers", Integer.toString(plan.workers()));
+    int maxWorkers = plan.job().maxWorkers();
+    add(args, "--max-workers", Integer.toString(maxWorkers));
+    // It watches the workers only.
+    return gatedSidecar(plan, args, maxWorkers);
+  }
+
+  /**
+   * A native sidecar that copies the ConfigMap's files to {@code /etc/mpi} and holds the main
+   * container with its startup probe until it creates the ready file.
+   */
+  private static Container gatedSidecar(MpiJobPlan plan, List<String> args, int podsWatched) {
     add(args, "--config-dir", Naming.SIDECAR_CONFIG_MOUNT);
     add(args, "--output-dir", Naming.CONFIG_MOUNT);
     add(args, "--ready-file", Naming.SIDECAR_READY_FILE);
@@ -87,10 +126,9 @@ public final class SidecarContainers {
     if (plan.sidecarToken()) {
       mounts.add(SidecarContainer.tokenMount());
     }
-    // It watches the launcher and every worker the job may have.
     Container c =
         SidecarContainer.base(
-            plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args, maxWorkers + 1);
+            plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args, podsWatched);
     c.setRestartPolicy("Always");
     ExecAction ready = new ExecAction();
     ready.setCommand(new ArrayList<>(List.of("test", "-e", Naming.SIDECAR_READY_FILE)));

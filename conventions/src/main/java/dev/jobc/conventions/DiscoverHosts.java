@@ -22,10 +22,29 @@ public final class DiscoverHosts {
   /** What the script echoes for worker {@code index} of job {@code job}. */
   public static String entry(
       MpiEra era, String job, String namespace, String clusterDomain, int index, int slots) {
-    String pod = Naming.workerPod(job, index);
+    return hostEntry(era, Naming.workerPod(job, index), job, namespace, clusterDomain, slots);
+  }
+
+  /**
+   * What the script echoes for worker {@code index} of job {@code job} in the JobSet target: the
+   * host name the JobSet gives that worker's pod ({@link JobSetNames#host}), in the era's form.
+   */
+  public static String jobSetEntry(
+      MpiEra era, String job, String namespace, String clusterDomain, int index, int slots) {
+    return hostEntry(
+        era,
+        JobSetNames.host(job, MpiLabels.WORKER, 0, index),
+        job,
+        namespace,
+        clusterDomain,
+        slots);
+  }
+
+  private static String hostEntry(
+      MpiEra era, String host, String job, String namespace, String clusterDomain, int slots) {
     return era.podNameHosts()
-        ? pod + ":" + slots
-        : Naming.fqdn(pod, Naming.service(job), namespace, clusterDomain);
+        ? host + ":" + slots
+        : Naming.fqdn(host, Naming.service(job), namespace, clusterDomain);
   }
 
   /**

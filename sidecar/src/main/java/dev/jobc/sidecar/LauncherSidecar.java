@@ -11,7 +11,6 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.ScalableResource;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,7 +68,7 @@ final class LauncherSidecar {
       Path outputDir,
       Path readyFile) {}
 
-  static final String DISCOVER_HOSTS = "discover_hosts.sh";
+  static final String DISCOVER_HOSTS = LiveHosts.DISCOVER_HOSTS;
 
   /**
    * How long the stop waits for the kubelet to report the main container's end or the pod's
@@ -86,8 +85,7 @@ final class LauncherSidecar {
   private final Termination termination;
   private final WorkerScale scale;
   private final Map<String, String> workerLabels;
-  private String written;
-  private boolean gateOpen;
+  private final LiveHosts hosts;
   private boolean cleaned;
   private int reportedRestarts = -1;
 
@@ -99,16 +97,16 @@ final class LauncherSidecar {
     this.cleanup = new WorkerCleanup(client, s.namespace(), s.pod());
     this.scale = new WorkerScale(client, s.namespace());
     this.workerLabels = MpiLabels.roleSelector(s.era(), s.job(), MpiLabels.WORKER);
-    // The ready file lives in the pod's emptyDir: after a restart of this container (kubelet
-    // restarts a native sidecar that exited) the gate stays open and is not reported again.
-    this.gateOpen = Files.exists(s.readyFile());
+    this.hosts =
+        new LiveHosts(
+            s.configDir(),
+            s.outputDir(),
+            s.readyFile(),
+            s.launcherHost(),
+            s.readyWorkers(),
+            termination,
+            this::gateOpened);
   }
-
-  /**
-   * Set when a file the launcher reads cannot be written: the sidecar then exits 1, so that the
-   * kubelet restarts it and the pod shows why, instead of the launcher waiting for ever.
-   */
-  private volatile IOException writeFailed;
 
   /** Runs until a stop is requested (SIGTERM) or a file cannot be written; the exit code. */
   int run() throws IOException, InterruptedException {
@@ -118,7 +116,7 @@ final class LauncherSidecar {
     try {
       resume();
       termination.awaitStop();
-      if (writeFailed != null) {
+      if (hosts.writeFailed() != null) {
         // Not the job's end: nothing is released; the restarted sidecar picks up from here.
         return 1;
       }
@@ -134,21 +132,7 @@ final class LauncherSidecar {
 
   /** Copies the ConfigMap's hostfile and kubexec.sh (when mounted) into the output directory. */
   void seed() throws IOException {
-    copy("hostfile", AtomicFile.READ_ONLY);
-    copy("kubexec.sh", AtomicFile.EXECUTABLE);
-  }
-
-  private void copy(String name, java.util.Set<java.nio.file.attribute.PosixFilePermission> mode)
-      throws IOException {
-    if (s.configDir() == null) {
-      return;
-    }
-    Path from = s.configDir().resolve(name);
-    if (Files.isRegularFile(from)) {
-      AtomicFile.write(s.outputDir().resolve(name), Files.readString(from), mode);
-    } else {
-      Log.info("no " + from + " to copy");
-    }
+    hosts.seed();
   }
 
   /** Reacts to the job's pods as they are now. */
@@ -163,29 +147,15 @@ final class LauncherSidecar {
         ready.put(index, p);
       }
     }
-    List<String> entries = new ArrayList<>(ready.size() + 1);
-    if (s.launcherHost() != null) {
-      // mpi-operator v2beta1 lists a launcher that runs ranks first, without checking it.
-      entries.add(s.launcherHost());
-    }
+    List<String> entries = new ArrayList<>(ready.size());
     for (int index : ready.keySet()) {
       entries.add(
           DiscoverHosts.entry(
               s.era(), s.job(), s.namespace(), s.clusterDomain(), index, s.slots()));
     }
-    String script = DiscoverHosts.script(entries);
-    if (!script.equals(written)) {
-      try {
-        AtomicFile.write(s.outputDir().resolve(DISCOVER_HOSTS), script, AtomicFile.EXECUTABLE);
-      } catch (IOException e) {
-        failWrite(s.outputDir().resolve(DISCOVER_HOSTS), e);
-        return;
-      }
-      written = script;
-      Log.info(DISCOVER_HOSTS + ": " + entries.size() + " Ready worker(s) " + ready.keySet());
-    }
-    if (!gateOpen && ready.size() >= s.readyWorkers()) {
-      openGate(ready.size());
+    hosts.update(ready.keySet(), entries);
+    if (hosts.writeFailed() != null) {
+      return;
     }
     Pod self = pods.get(s.pod());
     if (self != null) {
@@ -201,14 +171,7 @@ final class LauncherSidecar {
     return labels != null && labels.entrySet().containsAll(workerLabels.entrySet());
   }
 
-  private void openGate(int ready) {
-    try {
-      AtomicFile.write(s.readyFile(), "ready\n", AtomicFile.READ_ONLY);
-    } catch (IOException e) {
-      failWrite(s.readyFile(), e);
-      return;
-    }
-    gateOpen = true;
+  private void gateOpened(int ready) {
     events.record(
         JobEvents.NORMAL,
         "WorkersReady",
@@ -275,20 +238,6 @@ final class LauncherSidecar {
       reportedRestarts = restarts;
       // Whether the Job runs the launcher again is decided when this pod stops (finish).
       Log.info("launcher exited with " + code + "; the workers' fate is decided at the stop");
-    }
-  }
-
-  /** Says on one line which file could not be written and why, and stops the sidecar with 1. */
-  private void failWrite(Path file, IOException e) {
-    if (writeFailed == null) {
-      writeFailed = e;
-      Log.info(
-          "error: cannot write "
-              + file
-              + ": "
-              + PodWatch.describe(e)
-              + "; exiting so that the kubelet restarts this container");
-      termination.requestStop();
     }
   }
 

@@ -20,6 +20,7 @@ import picocli.CommandLine.Command;
     subcommands = {
       WaitCommand.class,
       RunCommand.class,
+      HostsCommand.class,
       ReleaseCommand.class,
       TfJobCommand.class,
       ScaleWorkersCommand.class,
@@ -77,6 +78,9 @@ public final class Main implements Runnable {
       }
       if (cls == RunCommand.class) {
         return cls.cast(new RunCommand(termination));
+      }
+      if (cls == HostsCommand.class) {
+        return cls.cast(new HostsCommand(termination));
       }
       if (cls == ReleaseCommand.class) {
         return cls.cast(new ReleaseCommand(termination));

@@ -2,16 +2,22 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobc.cli.ImageTar;
 import dev.jobc.conventions.DglNaming;
+import dev.jobc.conventions.JobSetNames;
 import dev.jobc.conventions.Naming;
+import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.Target;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
@@ -270,6 +276,117 @@ class SidecarImageIT {
    * it scales the worker StatefulSet up from 0, and {@code watcher-loop-worker} until every worker
    * runs (no readiness asked for), writing dgl-operator's IP-based files where dglrun reads them.
    */
+  /**
+   * {@code hosts} beside an elastic MPIJob's launcher in the JobSet target, from the JobSet jobc
+   * renders: discover_hosts.sh lists the Ready worker pods of the worker Job by completion index,
+   * follows a scale-up to {@code jobc.dev/max-replicas} and no further, and SIGTERM ends the
+   * process with exit code 0, nothing else requested.
+   */
+  @Test
+  void hostsFollowsAJobSetsReadyWorkersAndStopsOnSigterm() throws Exception {
+    List<HasMetadata> objects =
+        RenderedSidecar.render(
+            """
+            apiVersion: kubeflow.org/v2beta1
+            kind: MPIJob
+            metadata:
+              name: elastic
+              namespace: team
+              annotations: {jobc.dev/max-replicas: "3"}
+            spec:
+              mpiReplicaSpecs:
+                Launcher:
+                  replicas: 1
+                  template:
+                    spec:
+                      containers: [{name: launcher, image: horovod, command: [horovodrun]}]
+                Worker:
+                  replicas: 2
+                  template:
+                    spec:
+                      containers: [{name: worker, image: horovod}]
+            """,
+            CompileOptions.defaults().with(OptionTable.TARGET, Target.JOB_SET));
+    GenericKubernetesResource jobSet = find(objects, GenericKubernetesResource.class);
+    ConfigMap config = find(objects, ConfigMap.class);
+    String ns = jobSet.getMetadata().getNamespace();
+    api.role = RoleCheck.of(named(objects, Role.class, "elastic-launcher"));
+
+    // The pods the JobSet's child Jobs create: random suffixes, the JobSet's and Job's labels.
+    Pod launcher =
+        jobSetPod(jobSet, "launcher", 0, "x7k2p", pod -> pod.getStatus().setPhase("Pending"));
+    create(launcher);
+    for (int i = 0; i < 2; i++) {
+      create(jobSetPod(jobSet, "worker", i, "w" + i + "abc", pod -> {}));
+    }
+    KubeletStandIn kubelet =
+        new KubeletStandIn(image, dir.resolve("launcher"), launcher, List.of(config), api.url());
+    String main = launcher.getSpec().getContainers().get(0).getName();
+    Path script = kubelet.hostPath(main, Naming.CONFIG_MOUNT + "/" + LiveHosts.DISCOVER_HOSTS);
+    Path hostfile = kubelet.hostPath(main, Naming.CONFIG_MOUNT + "/hostfile");
+    Process sidecar = start(kubelet, Naming.SIDECAR, "hosts");
+
+    until(
+        "the initial workers",
+        () -> config.getData().get("discover_hosts.sh").equals(read(script)),
+        sidecar);
+    assertThat(read(hostfile)).isEqualTo(config.getData().get("hostfile"));
+    until("startup probe passes", () -> kubelet.startupProbePasses(Naming.SIDECAR), sidecar);
+
+    // Scaled to 4 (the worker Job's parallelism and completions): worker 3 is past max-replicas.
+    create(jobSetPod(jobSet, "worker", 3, "w3abc", pod -> {}));
+    create(jobSetPod(jobSet, "worker", 2, "w2abc", pod -> {}));
+    String three =
+        "#!/bin/sh\n"
+            + "echo elastic-worker-0-0.elastic.team.svc\n"
+            + "echo elastic-worker-0-1.elastic.team.svc\n"
+            + "echo elastic-worker-0-2.elastic.team.svc\n";
+    until("worker 2 joined, 3 left out", () -> three.equals(read(script)), sidecar);
+    printPeakRss("hosts", sidecar, kubelet, Naming.SIDECAR);
+
+    sidecar.destroy();
+    assertThat(sidecar.waitFor(DEADLINE.toSeconds(), TimeUnit.SECONDS)).as("exited").isTrue();
+    assertThat(sidecar.exitValue()).as("exit code after SIGTERM").isZero();
+    assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
+  }
+
+  /**
+   * Pod {@code index} of the JobSet's replicated Job {@code replicatedJob} (its one child Job), as
+   * the Job controller creates it from the rendered template, Running and Ready unless {@code
+   * change} says otherwise.
+   */
+  private static Pod jobSetPod(
+      GenericKubernetesResource jobSet,
+      String replicatedJob,
+      int index,
+      String suffix,
+      java.util.function.Consumer<Pod> change) {
+    JsonNode spec = new ObjectMapper().valueToTree(jobSet.getAdditionalProperties().get("spec"));
+    for (JsonNode rjob : spec.path("replicatedJobs")) {
+      if (replicatedJob.equals(rjob.path("name").asText())) {
+        PodTemplateSpec template =
+            YAML.convertValue(rjob.at("/template/spec/template"), PodTemplateSpec.class);
+        String job = JobSetNames.job(jobSet.getMetadata().getName(), replicatedJob, 0);
+        Pod pod =
+            pod(
+                template,
+                jobSet.getMetadata().getNamespace(),
+                job + "-" + index + "-" + suffix,
+                "10.0.2." + index,
+                "Running",
+                true);
+        pod.getMetadata().getLabels().put(JobSetNames.JOBSET_NAME, jobSet.getMetadata().getName());
+        pod.getMetadata().getLabels().put(JobSetNames.REPLICATED_JOB_NAME, replicatedJob);
+        pod.getMetadata().getLabels().put(JobSetNames.JOB_INDEX, "0");
+        pod.getMetadata().getLabels().put(JobSetNames.COMPLETION_INDEX, Integer.toString(index));
+        pod.getSpec().setHostname(job + "-" + index);
+        change.accept(pod);
+        return pod;
+      }
+    }
+    throw new AssertionError("no replicated Job " + replicatedJob);
+  }
+
   @Test
   void dglWaitsStartTheWorkersAfterPartitioningAndWriteTheIpFiles() throws Exception {
     String job = "graphsage";
