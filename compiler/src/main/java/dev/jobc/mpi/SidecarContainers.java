@@ -53,20 +53,7 @@ public final class SidecarContainers {
    * has ended.
    */
   public static Container mpiRun(MpiJobPlan plan, String launcherContainer) {
-    List<String> args = new ArrayList<>();
-    args.add(RUN);
-    add(args, "--job", plan.name());
-    add(args, "--era", plan.era().apiVersion().substring(plan.era().apiVersion().indexOf('/') + 1));
-    add(args, "--mpi-implementation", plan.implementation().specName());
-    add(args, "--slots", Integer.toString(plan.slots()));
-    if (plan.options().get(OptionTable.CLUSTER_DOMAIN) != null) {
-      add(args, "--cluster-domain", plan.options().get(OptionTable.CLUSTER_DOMAIN));
-    }
-    if (plan.launcherHost() != null) {
-      // The launcher's discover_hosts.sh line, which the sidecar echoes first (v1: "<pod>:<N>").
-      add(args, "--launcher-host", plan.discoverHosts().get(0));
-    }
-    add(args, "--ready-workers", Integer.toString(plan.workers()));
+    List<String> args = hostArgs(RUN, plan, plan.implementation().specName());
     // The workers the Role may exec into: no host past them goes into discover_hosts.sh.
     int maxWorkers = Math.max(plan.workers(), plan.roleExecPods().size());
     if (maxWorkers > 0) {
@@ -93,22 +80,35 @@ public final class SidecarContainers {
    * written.
    */
   public static Container jobSetHosts(MpiJobPlan plan) {
+    List<String> args = hostArgs(HOSTS, plan, null);
+    int maxWorkers = plan.job().maxWorkers();
+    add(args, "--max-workers", Integer.toString(maxWorkers));
+    // It watches the workers only.
+    return gatedSidecar(plan, args, maxWorkers);
+  }
+
+  /**
+   * {@code command}'s arguments that say what goes into {@code discover_hosts.sh} and when the gate
+   * opens, alike for {@code run} and {@code hosts}; {@code implementation} when not {@code null}.
+   */
+  private static List<String> hostArgs(String command, MpiJobPlan plan, String implementation) {
     List<String> args = new ArrayList<>();
-    args.add(HOSTS);
+    args.add(command);
     add(args, "--job", plan.name());
     add(args, "--era", plan.era().apiVersion().substring(plan.era().apiVersion().indexOf('/') + 1));
+    if (implementation != null) {
+      add(args, "--mpi-implementation", implementation);
+    }
     add(args, "--slots", Integer.toString(plan.slots()));
     if (plan.options().get(OptionTable.CLUSTER_DOMAIN) != null) {
       add(args, "--cluster-domain", plan.options().get(OptionTable.CLUSTER_DOMAIN));
     }
     if (plan.launcherHost() != null) {
+      // The launcher's discover_hosts.sh line, which the sidecar echoes first (v1: "<pod>:<N>").
       add(args, "--launcher-host", plan.discoverHosts().get(0));
     }
     add(args, "--ready-workers", Integer.toString(plan.workers()));
-    int maxWorkers = plan.job().maxWorkers();
-    add(args, "--max-workers", Integer.toString(maxWorkers));
-    // It watches the workers only.
-    return gatedSidecar(plan, args, maxWorkers);
+    return args;
   }
 
   /**

@@ -8,8 +8,6 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -91,13 +89,11 @@ final class JobSetHostsSidecar {
         ready.put(index, p);
       }
     }
-    List<String> entries = new ArrayList<>(ready.size());
-    for (int index : ready.keySet()) {
-      entries.add(
-          DiscoverHosts.jobSetEntry(
-              s.era(), s.job(), s.namespace(), s.clusterDomain(), index, s.slots()));
-    }
-    hosts.update(ready.keySet(), entries);
+    hosts.update(
+        ready.keySet(),
+        index ->
+            DiscoverHosts.jobSetEntry(
+                s.era(), s.job(), s.namespace(), s.clusterDomain(), index, s.slots()));
   }
 
   /**

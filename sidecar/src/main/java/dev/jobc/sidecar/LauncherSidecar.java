@@ -13,8 +13,6 @@ import io.fabric8.kubernetes.client.dsl.ScalableResource;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
@@ -147,13 +145,11 @@ final class LauncherSidecar {
         ready.put(index, p);
       }
     }
-    List<String> entries = new ArrayList<>(ready.size());
-    for (int index : ready.keySet()) {
-      entries.add(
-          DiscoverHosts.entry(
-              s.era(), s.job(), s.namespace(), s.clusterDomain(), index, s.slots()));
-    }
-    hosts.update(ready.keySet(), entries);
+    hosts.update(
+        ready.keySet(),
+        index ->
+            DiscoverHosts.entry(
+                s.era(), s.job(), s.namespace(), s.clusterDomain(), index, s.slots()));
     if (hosts.writeFailed() != null) {
       return;
     }

@@ -10,6 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.function.IntConsumer;
+import java.util.function.IntFunction;
 
 /**
  * The files an MPI launcher reads from {@code /etc/mpi} while a sidecar keeps them: {@code
@@ -83,16 +84,18 @@ final class LiveHosts {
   }
 
   /**
-   * Rewrites {@code discover_hosts.sh} for the Ready workers {@code indexes}, whose lines are
-   * {@code entries} in index order, when it changes; opens the gate once there are enough.
+   * Rewrites {@code discover_hosts.sh} for the Ready workers {@code indexes}, in their order, each
+   * echoing {@code entry} of its index, when it changes; opens the gate once there are enough.
    */
-  void update(Collection<Integer> indexes, List<String> entries) {
-    List<String> lines = new ArrayList<>(entries.size() + 1);
+  void update(Collection<Integer> indexes, IntFunction<String> entry) {
+    List<String> lines = new ArrayList<>(indexes.size() + 1);
     if (launcherHost != null) {
       // mpi-operator v2beta1 lists a launcher that runs ranks first, without checking it.
       lines.add(launcherHost);
     }
-    lines.addAll(entries);
+    for (int index : indexes) {
+      lines.add(entry.apply(index));
+    }
     String script = DiscoverHosts.script(lines);
     if (!script.equals(written)) {
       try {

@@ -2,8 +2,6 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobc.conventions.JobSetNames;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
@@ -133,20 +131,13 @@ class JobSetHostsSidecarTest {
 
   /** The launcher replicated Job's {@code jobc-sidecar} init container. */
   private static Container launcherSidecar(GenericKubernetesResource jobSet) {
-    ObjectMapper mapper = new ObjectMapper();
-    JsonNode spec = mapper.valueToTree(jobSet.getAdditionalProperties().get("spec"));
-    for (JsonNode rjob : spec.path("replicatedJobs")) {
-      if (!"launcher".equals(rjob.path("name").asText())) {
-        continue;
-      }
-      for (JsonNode c : rjob.at("/template/spec/template/spec/initContainers")) {
-        if ("jobc-sidecar".equals(c.path("name").asText())) {
-          return SidecarImageIT.YAML.convertValue(c, Container.class);
-        }
-      }
-    }
-    throw new AssertionError(
-        "no jobc-sidecar in the launcher of " + jobSet.getMetadata().getName());
+    return RenderedSidecar.replicatedJobTemplate(jobSet, "launcher")
+        .getSpec()
+        .getInitContainers()
+        .stream()
+        .filter(c -> c.getName().equals("jobc-sidecar"))
+        .findFirst()
+        .orElseThrow();
   }
 
   /** A pod as the JobSet's child Job {@code <jobSet>-<replicatedJob>-0} creates it. */

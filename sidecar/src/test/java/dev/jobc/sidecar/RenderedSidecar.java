@@ -2,6 +2,8 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.conventions.Naming;
 import dev.jobc.model.CompileResult;
@@ -10,7 +12,9 @@ import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.ArrayList;
@@ -115,6 +119,18 @@ final class RenderedSidecar {
         .filter(c -> c.getName().equals(Naming.SIDECAR))
         .findFirst()
         .orElseThrow();
+  }
+
+  /** The pod template of the JobSet's replicated Job {@code name}. */
+  static PodTemplateSpec replicatedJobTemplate(GenericKubernetesResource jobSet, String name) {
+    JsonNode spec = new ObjectMapper().valueToTree(jobSet.getAdditionalProperties().get("spec"));
+    for (JsonNode rjob : spec.path("replicatedJobs")) {
+      if (name.equals(rjob.path("name").asText())) {
+        return SidecarImageIT.YAML.convertValue(
+            rjob.at("/template/spec/template"), PodTemplateSpec.class);
+      }
+    }
+    throw new AssertionError("no replicated Job " + name + " in " + jobSet.getMetadata().getName());
   }
 
   static String javaToolOptions(Container c) {

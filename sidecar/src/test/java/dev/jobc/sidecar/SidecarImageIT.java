@@ -2,8 +2,6 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.jobc.cli.ImageTar;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.JobSetNames;
@@ -361,30 +359,23 @@ class SidecarImageIT {
       int index,
       String suffix,
       java.util.function.Consumer<Pod> change) {
-    JsonNode spec = new ObjectMapper().valueToTree(jobSet.getAdditionalProperties().get("spec"));
-    for (JsonNode rjob : spec.path("replicatedJobs")) {
-      if (replicatedJob.equals(rjob.path("name").asText())) {
-        PodTemplateSpec template =
-            YAML.convertValue(rjob.at("/template/spec/template"), PodTemplateSpec.class);
-        String job = JobSetNames.job(jobSet.getMetadata().getName(), replicatedJob, 0);
-        Pod pod =
-            pod(
-                template,
-                jobSet.getMetadata().getNamespace(),
-                job + "-" + index + "-" + suffix,
-                "10.0.2." + index,
-                "Running",
-                true);
-        pod.getMetadata().getLabels().put(JobSetNames.JOBSET_NAME, jobSet.getMetadata().getName());
-        pod.getMetadata().getLabels().put(JobSetNames.REPLICATED_JOB_NAME, replicatedJob);
-        pod.getMetadata().getLabels().put(JobSetNames.JOB_INDEX, "0");
-        pod.getMetadata().getLabels().put(JobSetNames.COMPLETION_INDEX, Integer.toString(index));
-        pod.getSpec().setHostname(job + "-" + index);
-        change.accept(pod);
-        return pod;
-      }
-    }
-    throw new AssertionError("no replicated Job " + replicatedJob);
+    PodTemplateSpec template = RenderedSidecar.replicatedJobTemplate(jobSet, replicatedJob);
+    String job = JobSetNames.job(jobSet.getMetadata().getName(), replicatedJob, 0);
+    Pod pod =
+        pod(
+            template,
+            jobSet.getMetadata().getNamespace(),
+            job + "-" + index + "-" + suffix,
+            "10.0.2." + index,
+            "Running",
+            true);
+    pod.getMetadata().getLabels().put(JobSetNames.JOBSET_NAME, jobSet.getMetadata().getName());
+    pod.getMetadata().getLabels().put(JobSetNames.REPLICATED_JOB_NAME, replicatedJob);
+    pod.getMetadata().getLabels().put(JobSetNames.JOB_INDEX, "0");
+    pod.getMetadata().getLabels().put(JobSetNames.COMPLETION_INDEX, Integer.toString(index));
+    pod.getSpec().setHostname(job + "-" + index);
+    change.accept(pod);
+    return pod;
   }
 
   @Test
