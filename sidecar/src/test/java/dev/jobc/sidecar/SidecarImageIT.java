@@ -268,13 +268,6 @@ class SidecarImageIT {
   }
 
   /**
-   * A DGLJob's {@code wait} init containers, each run when kubelet would run it: the partitioner's
-   * {@code jobc-wait-launcher} until the launcher's {@code watcher-loop-partitioner} runs (the
-   * container the partitions are copied into), that one until the partitioner has succeeded, when
-   * it scales the worker StatefulSet up from 0, and {@code watcher-loop-worker} until every worker
-   * runs (no readiness asked for), writing dgl-operator's IP-based files where dglrun reads them.
-   */
-  /**
    * {@code hosts} beside an elastic MPIJob's launcher in the JobSet target, from the JobSet jobc
    * renders: discover_hosts.sh lists the Ready worker pods of the worker Job by completion index,
    * follows a scale-up to {@code jobc.dev/max-replicas} and no further, and SIGTERM ends the
@@ -378,6 +371,13 @@ class SidecarImageIT {
     return pod;
   }
 
+  /**
+   * A DGLJob's {@code wait} init containers, each run when kubelet would run it: the partitioner's
+   * {@code jobc-wait-launcher} until the launcher's {@code watcher-loop-partitioner} runs (the
+   * container the partitions are copied into), that one until the partitioner has succeeded, when
+   * it scales the worker StatefulSet up from 0, and {@code watcher-loop-worker} until every worker
+   * runs (no readiness asked for), writing dgl-operator's IP-based files where dglrun reads them.
+   */
   @Test
   void dglWaitsStartTheWorkersAfterPartitioningAndWriteTheIpFiles() throws Exception {
     String job = "graphsage";
