@@ -115,7 +115,32 @@ class FuzzFindingsTest {
                     + "          - name: tensorflow\n            image: i\n    Worker:\n"
                     + "      replicas: 2\n      template:\n        spec:\n          containers:\n"),
             Code.REQUIRED,
-            "spec.tfReplicaSpecs[Worker].template.spec.containers"));
+            "spec.tfReplicaSpecs[Worker].template.spec.containers"),
+        Arguments.of(
+            Named.of(
+                "a null Kueue queue name (NullPointerException in ReplicaPlan, found in CI)",
+                pyTorchJob("    kueue.x-k8s.io/queue-name:\n")),
+            Code.INVALID,
+            "metadata.labels[kueue.x-k8s.io/queue-name]"));
+  }
+
+  /**
+   * Another {@code kueue.x-k8s.io/*} label with a null value is the empty string the API server
+   * would store; it threw a NullPointerException from ReplicaPlan as the queue name did.
+   */
+  @Test
+  void aNullKueueLabelBesideAQueueNameCompiles() {
+    CompileResult result =
+        COMPILER.compile(
+            List.of(
+                new Source(
+                    "input.yaml",
+                    pyTorchJob(
+                        "    kueue.x-k8s.io/queue-name: team-a\n"
+                            + "    kueue.x-k8s.io/priority-class:\n"))),
+            CompileOptions.defaults());
+    assertThat(result.diagnostics()).filteredOn(Diagnostic::isError).isEmpty();
+    assertThat(result.objects()).isNotEmpty();
   }
 
   /**
@@ -149,6 +174,18 @@ class FuzzFindingsTest {
         .filteredOn(Diagnostic::isError)
         .extracting(Diagnostic::code, Diagnostic::path)
         .contains(tuple(code, path));
+  }
+
+  /** A PyTorchJob with a Master and a Worker, and {@code labels} (indented lines). */
+  private static String pyTorchJob(String labels) {
+    return "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata:\n  name: test\n"
+        + "  namespace: default\n  labels:\n"
+        + labels
+        + "spec:\n  pytorchReplicaSpecs:\n"
+        + "    Master:\n      template:\n        spec:\n          containers:\n"
+        + "          - {name: pytorch, image: i}\n"
+        + "    Worker:\n      template:\n        spec:\n          containers:\n"
+        + "          - {name: pytorch, image: i}\n";
   }
 
   private static String mpiJob(String spec) {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Finding;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The name rules every kind's validator calls; each kind passes its own reason. */
@@ -37,6 +39,36 @@ class JobNamesTest {
         .containsExactly(
             "generateName is not supported: the name is part of every replica's host name in"
                 + " TF_CONFIG, so it must be known when rendering");
+  }
+
+  /** Kueue's ValidateQueueName: a DNS-1123 subdomain; a null value decodes as "" and fails. */
+  @Test
+  void aQueueNameMustBeALocalQueueName() {
+    List<Finding> out = new ArrayList<>();
+    JobNames.queueName(null, out);
+    JobNames.queueName(Map.of("kueue.x-k8s.io/priority-class", "Not_A_Name"), out);
+    JobNames.queueName(Map.of("kueue.x-k8s.io/queue-name", "team-a.gpu"), out);
+    assertThat(out).as("no label, another label, a valid name").isEmpty();
+
+    Map<String, String> nullValue = new HashMap<>();
+    nullValue.put("kueue.x-k8s.io/queue-name", null);
+    JobNames.queueName(nullValue, out);
+    JobNames.queueName(Map.of("kueue.x-k8s.io/queue-name", "Team_A"), out);
+    String subdomain =
+        "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-'"
+            + " or '.', and must start and end with an alphanumeric character (e.g."
+            + " 'example.com', regex used for validation is"
+            + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+    assertThat(out)
+        .allSatisfy(
+            f -> {
+              assertThat(f.code()).isEqualTo(Code.INVALID);
+              assertThat(f.path().toString())
+                  .isEqualTo("metadata.labels[kueue.x-k8s.io/queue-name]");
+            })
+        .extracting(Finding::message)
+        .containsExactly(
+            "Invalid value: \"\": " + subdomain, "Invalid value: \"Team_A\": " + subdomain);
   }
 
   @Test

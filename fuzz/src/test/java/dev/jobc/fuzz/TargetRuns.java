@@ -1,14 +1,19 @@
 package dev.jobc.fuzz;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -71,6 +76,11 @@ final class TargetRuns {
    * a run that went on after the first ({@code -Djazzer.keep_going=N}), which Jazzer lets pass.
    */
   void execute(byte[] input, Body body) throws Exception {
+    execute(input, body, fuzzing());
+  }
+
+  /** {@link #execute(byte[], Body)} in fuzzing mode or not. */
+  void execute(byte[] input, Body body, boolean fuzzing) throws Exception {
     count(input);
     try {
       body.run();
@@ -78,8 +88,45 @@ final class TargetRuns {
       synchronized (this) {
         findings.add(e.getClass().getName() + where(e));
       }
-      throw e;
+      Path reported = reportOnly() && fuzzing ? keep(input, e) : null;
+      if (reported == null) {
+        throw e;
+      }
     }
+  }
+
+  /**
+   * Whether a fuzzing run's findings are reported rather than failing it ({@code fuzz.findings} is
+   * {@code report}; fuzz/pom.xml sets it in CI). Two fuzzing runs of one commit with one seed take
+   * different paths (Jazzer's and libFuzzer's state is not reproducible), so a run in CI can find a
+   * defect that was there before the change under test, at random; the CI log names it, and the
+   * replay of every seed and committed input (regression mode) still fails on any.
+   */
+  static boolean reportOnly() {
+    return "report".equals(System.getProperty("fuzz.findings"));
+  }
+
+  /**
+   * Writes {@code input} to {@code fuzz.findings.dir}/{@code <target>}/crash-{@code <sha1>} with
+   * the trace of {@code thrown} beside it, and prints where: Jazzer, which sees no crash, writes
+   * none. Returns the input's file.
+   */
+  private Path keep(byte[] input, Throwable thrown) throws IOException {
+    Path dir = Path.of(System.getProperty("fuzz.findings.dir", "fuzz-findings"), target);
+    Files.createDirectories(dir);
+    String sha1;
+    try {
+      sha1 = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(input));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JDK has SHA-1
+    }
+    Path file = dir.resolve("crash-" + sha1);
+    Files.write(file, input);
+    StringWriter trace = new StringWriter();
+    thrown.printStackTrace(new PrintWriter(trace));
+    Files.writeString(dir.resolve("crash-" + sha1 + ".txt"), trace.toString());
+    System.out.println(target + ": finding reported, not failing (fuzz.findings=report): " + file);
+    return file;
   }
 
   /** " at " the first jobc frame below the fuzz test (else the top frame), or "". */
@@ -133,7 +180,18 @@ final class TargetRuns {
     System.out.printf(
         "%s (%s mode): %d executions, %d of them inputs made by this run%n",
         target, fuzzing ? "fuzzing" : "regression", executions.get(), made.get());
-    if (!findings.isEmpty()) {
+    if (!findings.isEmpty() && fuzzing && reportOnly()) {
+      System.out.println(
+          "FUZZING FINDINGS, reported and not failing (fuzz.findings=report): "
+              + target
+              + ": "
+              + findings.size()
+              + " distinct finding(s): "
+              + String.join("; ", findings)
+              + " (inputs and traces in "
+              + Path.of(System.getProperty("fuzz.findings.dir", "fuzz-findings"), target)
+              + ")");
+    } else if (!findings.isEmpty()) {
       throw new AssertionError(
           target
               + ": "

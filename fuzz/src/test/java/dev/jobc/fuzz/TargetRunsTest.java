@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobc.model.Budget;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The checks that make a fuzzing run fail: findings, a run that mutated too little, an execution
@@ -59,6 +61,34 @@ class TargetRunsTest {
     runs.execute("more".getBytes(StandardCharsets.UTF_8), () -> {});
     assertThatThrownBy(() -> runs.report(true, 0))
         .hasMessageContaining("1 distinct finding(s): java.lang.IllegalStateException at ");
+  }
+
+  /**
+   * With fuzz.findings=report (CI), a fuzzing run's finding is kept as a file with its trace and
+   * the run passes; regression mode still fails on it.
+   */
+  @Test
+  void aReportedFindingIsKeptAndOnlyAFuzzingRunPasses(@TempDir Path dir) throws Exception {
+    System.setProperty("fuzz.findings", "report");
+    System.setProperty("fuzz.findings.dir", dir.toString());
+    try {
+      byte[] input = "boom".getBytes(StandardCharsets.UTF_8);
+      TargetRuns.Body boom =
+          () -> {
+            throw new IllegalStateException("boom");
+          };
+      assertThatThrownBy(() -> runs.execute(input, boom, false)).hasMessage("boom");
+      runs.execute(input, boom, true);
+      Path kept = dir.resolve("TargetRunsTest.x/crash-c53d2f1a9a8499bcb477be56c31caa5c76ae60f5");
+      assertThat(kept).hasBinaryContent(input);
+      assertThat(Path.of(kept + ".txt")).content().contains("IllegalStateException: boom");
+      assertThatThrownBy(() -> runs.report(false, 0))
+          .hasMessageContaining("1 distinct finding(s): java.lang.IllegalStateException at ");
+      assertThatCode(() -> runs.report(true, 0)).doesNotThrowAnyException();
+    } finally {
+      System.clearProperty("fuzz.findings");
+      System.clearProperty("fuzz.findings.dir");
+    }
   }
 
   @Test
