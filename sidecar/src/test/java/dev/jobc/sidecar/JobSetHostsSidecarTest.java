@@ -67,32 +67,6 @@ class JobSetHostsSidecarTest {
     }
   }
 
-  /** An elastic MPIJob {@code elastic} in the stand-in's namespace, two workers to start. */
-  private static String mpiJob(String apiVersion, int slots, int maxReplicas) {
-    return """
-        apiVersion: kubeflow.org/%s
-        kind: MPIJob
-        metadata:
-          name: elastic
-          namespace: team
-          annotations: {jobc.dev/max-replicas: "%d"}
-        spec:
-          slotsPerWorker: %d
-          mpiReplicaSpecs:
-            Launcher:
-              replicas: 1
-              template:
-                spec:
-                  containers: [{name: launcher, image: horovod, command: [horovodrun]}]
-            Worker:
-              replicas: 2
-              template:
-                spec:
-                  containers: [{name: worker, image: horovod}]
-        """
-        .formatted(apiVersion, maxReplicas, slots);
-  }
-
   /**
    * Renders {@code input} in the JobSet target and starts the launcher's sidecar as its container's
    * arguments say (its directories moved into the test's), under the rendered Role.
@@ -187,7 +161,7 @@ class JobSetHostsSidecarTest {
     // Not workers of this job: its launcher, another JobSet's worker.
     api.create(pod(JOB, "launcher", "0", "x7k2p", true));
     api.create(pod("other", "worker", "2", "g5h6i", true));
-    runRendered(mpiJob("v2beta1", 1, 4));
+    runRendered(RenderedSidecar.elasticMpiJob("v2beta1", 1, 4));
 
     Eventually.equals("the initial workers", fqdnScript(0, 1), this::discoverHosts);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
@@ -214,7 +188,7 @@ class JobSetHostsSidecarTest {
     // Worker 1's first pod failed; the Job controller has created its replacement.
     api.create(pod(JOB, "worker", "1", "d3e4f", false));
     api.create(pod(JOB, "worker", "1", "s3t4u", true));
-    runRendered(mpiJob("v1", 2, 3));
+    runRendered(RenderedSidecar.elasticMpiJob("v1", 2, 3));
 
     Eventually.equals(
         "v1 form, worker 1 once",
@@ -235,7 +209,7 @@ class JobSetHostsSidecarTest {
     api.create(pod(JOB, "worker", "-1", "b2c3d", true));
     api.create(pod(JOB, "worker", "x", "e4f5g", true));
     api.create(pod(JOB, "worker", "99999999999", "h6i7j", true));
-    runRendered(mpiJob("v2beta1", 1, 4));
+    runRendered(RenderedSidecar.elasticMpiJob("v2beta1", 1, 4));
     Eventually.equals("workers 0 and 1 only", fqdnScript(0, 1), this::discoverHosts);
     assertThat(JobSetHostsSidecar.completionIndex(pod(JOB, "worker", "007", "k", true)))
         .isEqualTo(7);

@@ -68,6 +68,32 @@ final class RenderedSidecar {
         .formatted(workers);
   }
 
+  /** An elastic MPIJob {@code elastic} in the stand-in's namespace, two workers to start. */
+  static String elasticMpiJob(String apiVersion, int slots, int maxReplicas) {
+    return """
+        apiVersion: kubeflow.org/%s
+        kind: MPIJob
+        metadata:
+          name: elastic
+          namespace: team
+          annotations: {jobc.dev/max-replicas: "%d"}
+        spec:
+          slotsPerWorker: %d
+          mpiReplicaSpecs:
+            Launcher:
+              replicas: 1
+              template:
+                spec:
+                  containers: [{name: launcher, image: horovod, command: [horovodrun]}]
+            Worker:
+              replicas: 2
+              template:
+                spec:
+                  containers: [{name: worker, image: horovod}]
+        """
+        .formatted(apiVersion, maxReplicas, slots);
+  }
+
   /**
    * A DGLJob {@code name} in {@code team} (DGL-API, {@code workers} workers) with {@code
    * cleanPodPolicy}.

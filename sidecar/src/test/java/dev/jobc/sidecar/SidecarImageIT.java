@@ -277,26 +277,7 @@ class SidecarImageIT {
   void hostsFollowsAJobSetsReadyWorkersAndStopsOnSigterm() throws Exception {
     List<HasMetadata> objects =
         RenderedSidecar.render(
-            """
-            apiVersion: kubeflow.org/v2beta1
-            kind: MPIJob
-            metadata:
-              name: elastic
-              namespace: team
-              annotations: {jobc.dev/max-replicas: "3"}
-            spec:
-              mpiReplicaSpecs:
-                Launcher:
-                  replicas: 1
-                  template:
-                    spec:
-                      containers: [{name: launcher, image: horovod, command: [horovodrun]}]
-                Worker:
-                  replicas: 2
-                  template:
-                    spec:
-                      containers: [{name: worker, image: horovod}]
-            """,
+            RenderedSidecar.elasticMpiJob("v2beta1", 1, 3),
             CompileOptions.defaults().with(OptionTable.TARGET, Target.JOB_SET));
     GenericKubernetesResource jobSet = find(objects, GenericKubernetesResource.class);
     ConfigMap config = find(objects, ConfigMap.class);
