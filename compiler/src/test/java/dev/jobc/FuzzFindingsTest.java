@@ -121,7 +121,15 @@ class FuzzFindingsTest {
                 "a null Kueue queue name (NullPointerException in ReplicaPlan, found in CI)",
                 pyTorchJob("    kueue.x-k8s.io/queue-name:\n")),
             Code.INVALID,
-            "metadata.labels[kueue.x-k8s.io/queue-name]"));
+            "metadata.labels[kueue.x-k8s.io/queue-name]"),
+        Arguments.of(
+            Named.of(
+                "annotations that are no map on an object passed through"
+                    + " (UnsupportedOperationException in KrmCommand, found by a fuzzing run)",
+                "apiVersion: example.com/v2\nkind: TFJob\nmetadata:\n  name: x\n"
+                    + "  namespace: default\n  annotations: c15\n"),
+            Code.INVALID,
+            "metadata.annotations"));
   }
 
   /**

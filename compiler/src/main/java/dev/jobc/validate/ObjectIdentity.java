@@ -97,7 +97,8 @@ public final class ObjectIdentity {
 
   /**
    * Whether a document that {@link #header} accepted can pass through: one object (not a {@code
-   * List}) with a valid name and namespace; empty when it can.
+   * List}) with a valid name and namespace, and labels and annotations that are maps when present;
+   * empty when it can.
    */
   public static List<Finding> passThrough(JsonNode root) {
     String kind = root.path("kind").asText();
@@ -123,6 +124,18 @@ public final class ObjectIdentity {
     JsonNode namespace = root.path("metadata").path("namespace");
     if (!namespace.isMissingNode() && !namespace.isNull()) {
       segment(FieldPath.of("metadata", "namespace"), namespace, NAMESPACE_MAX, out);
+    }
+    // The API server decodes both into maps (ObjectMeta) and refuses anything else; jobc krm files
+    // what it passes through by adding annotations, so one that is not a map is an error here.
+    for (String field : List.of("labels", "annotations")) {
+      JsonNode value = root.path("metadata").path(field);
+      if (!value.isMissingNode() && !value.isNull() && !value.isObject()) {
+        out.add(
+            error(
+                Code.INVALID,
+                FieldPath.of("metadata", field),
+                "Invalid value: must be a map, not " + type(value)));
+      }
     }
     return out;
   }
@@ -165,10 +178,15 @@ public final class ObjectIdentity {
   }
 
   private static Finding notAString(FieldPath path, JsonNode value) {
-    String type =
-        value.isNumber()
-            ? "a number"
-            : value.isBoolean() ? "a boolean" : value.isArray() ? "a list" : "a map";
-    return error(Code.INVALID, path, "Invalid value: must be a string, not " + type);
+    return error(Code.INVALID, path, "Invalid value: must be a string, not " + type(value));
+  }
+
+  /** What {@code value} is, for a message: "a number", "a string", ... */
+  private static String type(JsonNode value) {
+    return value.isNumber()
+        ? "a number"
+        : value.isBoolean()
+            ? "a boolean"
+            : value.isArray() ? "a list" : value.isTextual() ? "a string" : "a map";
   }
 }
