@@ -25,12 +25,10 @@
 #       works (every command exits 0, kustomize prints every rendered object), measures nothing
 set -euo pipefail
 
-args=()
-for a in "$@"; do
-  [[ $a == --smoke ]] && a=-s
-  args+=("$a")
-done
-set -- "${args[@]+"${args[@]}"}"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+smoke_args "$@"
+set -- "${SMOKE_ARGS[@]+"${SMOKE_ARGS[@]}"}"
 
 copies=50
 runs=10
@@ -44,7 +42,7 @@ while getopts "n:r:1fsh" opt; do
     1) one=1 ;;
     f) floor=1 ;;
     s) smoke=1 ;;
-    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
+    *) usage; exit 2 ;;
   esac
 done
 if ((smoke)); then
@@ -56,8 +54,6 @@ if ((one)); then copies=0; fi
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 jobc=bin/jobc
 [[ -x $jobc ]] || { echo "cli-bench: $jobc is missing or not executable" >&2; exit 2; }
 command -v kubectl >/dev/null || { echo "cli-bench: kubectl is not on the PATH" >&2; exit 2; }

@@ -14,10 +14,12 @@
 #   JMH OPTIONS replace the defaults, -f 1 -wi 3 -w 2s -i 5 -r 2s -t 1 (e.g. -f 2 -i 10, -prof gc)
 #   -s, --smoke  -f 1 -wi 0 -i 1 -r 200ms: checks that both benchmarks run, measures nothing
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 case "${1:-}" in
   -s | --smoke) shift; set -- -f 1 -wi 0 -i 1 -r 200ms "$@" ;;
-  -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+  -h | --help) usage; exit 0 ;;
   "") set -- -f 1 -wi 3 -w 2s -i 5 -r 2s -t 1 ;;
 esac
 

@@ -11,12 +11,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-args=()
-for a in "$@"; do
-  [[ $a == --smoke ]] && a=-s
-  args+=("$a")
-done
-set -- "${args[@]+"${args[@]}"}"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+smoke_args "$@"
+set -- "${SMOKE_ARGS[@]+"${SMOKE_ARGS[@]}"}"
 
 sessions=20
 kubectl=kubectl

@@ -1,6 +1,23 @@
 # shellcheck shell=bash
 # Shared by the bench scripts (sourced, not run).
 
+# usage: prints the calling script's header comment, its usage (line 2 up to the first line that
+# is not a comment).
+usage() {
+  awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+}
+
+# smoke_args ARGS...: ARGS with --smoke spelled -s, in the array SMOKE_ARGS (getopts reads short
+# options only). Use: smoke_args "$@"; set -- "${SMOKE_ARGS[@]+"${SMOKE_ARGS[@]}"}"
+smoke_args() {
+  SMOKE_ARGS=()
+  local a
+  for a in "$@"; do
+    [[ $a == --smoke ]] && a=-s
+    SMOKE_ARGS+=("$a")
+  done
+}
+
 # pi_job NAME WORKERS: mpi-operator's examples/v2beta1/pi MPIJob with slotsPerWorker: 2, WORKERS
 # worker replicas and `mpirun -n 2×WORKERS`, without its ttlSecondsAfterFinished (jobc warns about
 # it: GitOps re-creates a deleted Job). The input of cli-bench.sh and scale-bench.sh.

@@ -15,13 +15,15 @@
 #   -s, --smoke  the cheap cases only (about 15 s): checks that the bench works
 #   CASE         run only these cases (names as printed)
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 smoke=0
 only=()
 for a in "$@"; do
   case "$a" in
     -s | --smoke) smoke=1 ;;
-    -h | --help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
+    -h | --help) usage; exit 0 ;;
     -*) echo "limits-bench: unknown option $a" >&2; exit 2 ;;
     *) only+=("$a") ;;
   esac

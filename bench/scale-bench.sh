@@ -19,12 +19,10 @@
 #   -s, --smoke  200 workers, 1 run: checks that the bench works, measures nothing worth keeping
 set -euo pipefail
 
-args=()
-for a in "$@"; do
-  [[ $a == --smoke ]] && a=-s
-  args+=("$a")
-done
-set -- "${args[@]+"${args[@]}"}"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+smoke_args "$@"
+set -- "${SMOKE_ARGS[@]+"${SMOKE_ARGS[@]}"}"
 
 workers=10000
 runs=5
@@ -33,15 +31,13 @@ while getopts "w:r:sh" opt; do
     w) workers=$OPTARG ;;
     r) runs=$OPTARG ;;
     s) workers=200 runs=1 ;;
-    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
+    *) usage; exit 2 ;;
   esac
 done
 [[ $workers =~ ^[1-9][0-9]*$ && $runs =~ ^[1-9][0-9]*$ ]] || { echo "scale-bench: -w and -r take positive numbers" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 jobc=bin/jobc
 [[ -x $jobc ]] || { echo "scale-bench: $jobc is missing or not executable" >&2; exit 2; }
 command -v python3 >/dev/null || { echo "scale-bench: python3 is not on the PATH" >&2; exit 2; }

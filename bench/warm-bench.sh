@@ -23,12 +23,10 @@
 #       output warm and cold, kustomize prints every object), measures nothing
 set -euo pipefail
 
-args=()
-for a in "$@"; do
-  [[ $a == --smoke ]] && a=-s
-  args+=("$a")
-done
-set -- "${args[@]+"${args[@]}"}"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+smoke_args "$@"
+set -- "${SMOKE_ARGS[@]+"${SMOKE_ARGS[@]}"}"
 
 runs=21
 warmup=20
@@ -37,15 +35,13 @@ while getopts "r:w:sh" opt; do
     r) runs=$OPTARG ;;
     w) warmup=$OPTARG ;;
     s) runs=1 warmup=1 ;;
-    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
+    *) usage; exit 2 ;;
   esac
 done
 [[ $runs =~ ^[1-9][0-9]*$ && $warmup =~ ^[0-9]+$ ]] || { echo "warm-bench: -r and -w take numbers" >&2; exit 2; }
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-# shellcheck source=bench/lib.sh
-source bench/lib.sh
 tar=cli/target/jib-image.tar
 [[ -f $tar ]] || { echo "warm-bench: $tar is missing (mvn -B -pl cli -am verify -DskipTests)" >&2; exit 2; }
 command -v kubectl >/dev/null || { echo "warm-bench: kubectl is not on the PATH" >&2; exit 2; }
