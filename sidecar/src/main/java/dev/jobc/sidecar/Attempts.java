@@ -1,6 +1,5 @@
 package dev.jobc.sidecar;
 
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
@@ -72,7 +71,7 @@ final class Attempts {
   /** Whether {@code e} is the API's 404. */
   static boolean notFound(Throwable e) {
     for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof KubernetesClientException k && k.getCode() == 404) {
+      if (t instanceof ApiException k && k.code() == 404) {
         return true;
       }
     }

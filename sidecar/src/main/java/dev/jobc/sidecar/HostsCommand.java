@@ -1,7 +1,6 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.MpiEra;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -31,14 +30,13 @@ final class HostsCommand extends SidecarCommand {
     super(termination);
   }
 
-  HostsCommand(
-      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    super(termination, clients, env);
+  HostsCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
+    super(termination, apis, env);
   }
 
   @Override
   public Integer call() throws Exception {
-    return withClient(client -> new JobSetHostsSidecar(client, settings(), termination).run());
+    return new JobSetHostsSidecar(apis.get(), settings(), termination).run();
   }
 
   JobSetHostsSidecar.Settings settings() {

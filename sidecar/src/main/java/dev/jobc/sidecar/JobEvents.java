@@ -1,13 +1,14 @@
 package dev.jobc.sidecar;
 
-import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.EventBuilder;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.StringWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
@@ -17,16 +18,18 @@ import java.time.temporal.ChronoUnit;
  * Event that cannot be created is logged and otherwise ignored: reporting never fails a job.
  */
 final class JobEvents {
+  private static final JsonFactory JSON = new JsonFactory();
+
   static final String NORMAL = "Normal";
   static final String WARNING = "Warning";
 
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final String namespace;
   private final String jobName;
   private final String podName;
   private volatile ObjectReference job;
 
-  JobEvents(KubernetesClient client, String namespace, String jobName, String podName) {
+  JobEvents(ClusterApi client, String namespace, String jobName, String podName) {
     this.client = client;
     this.namespace = namespace;
     this.jobName = jobName;
@@ -93,7 +96,7 @@ final class JobEvents {
    * cannot be created is only logged.
    */
   static void create(
-      KubernetesClient client,
+      ClusterApi client,
       String namespace,
       String reporter,
       ObjectReference target,
@@ -111,8 +114,14 @@ final class JobEvents {
     create(client, namespace, podName, target(), NORMAL, "WarmUp", "not recorded", true);
   }
 
+  private static void field(JsonGenerator g, String name, String value) throws IOException {
+    if (value != null) {
+      g.writeStringField(name, value);
+    }
+  }
+
   private static void create(
-      KubernetesClient client,
+      ClusterApi client,
       String namespace,
       String reporter,
       ObjectReference target,
@@ -122,32 +131,39 @@ final class JobEvents {
       boolean dryRun) {
     String now = Instant.now().truncatedTo(ChronoUnit.SECONDS).toString();
     try {
-      Event event =
-          new EventBuilder()
-              .withNewMetadata()
-              // kubectl's and client-go's naming: <object>.<unique hex>.
-              .withName(target.getName() + "." + Long.toHexString(System.nanoTime()))
-              .withNamespace(namespace)
-              .endMetadata()
-              .withInvolvedObject(target)
-              .withType(type)
-              .withReason(reason)
-              .withMessage(message)
-              .withFirstTimestamp(now)
-              .withLastTimestamp(now)
-              .withCount(1)
-              .withNewSource()
-              .withComponent(ApiClients.USER_AGENT)
-              .endSource()
-              .withReportingComponent(ApiClients.USER_AGENT)
-              .withReportingInstance(reporter)
-              .build();
-      var resource = client.v1().events().inNamespace(namespace).resource(event);
-      if (dryRun) {
-        resource.dryRun().create();
-      } else {
-        resource.create();
+      StringWriter json = new StringWriter();
+      try (JsonGenerator g = JSON.createGenerator(json)) {
+        g.writeStartObject();
+        g.writeStringField("apiVersion", "v1");
+        g.writeStringField("kind", "Event");
+        g.writeObjectFieldStart("metadata");
+        // kubectl's and client-go's naming: <object>.<unique hex>.
+        g.writeStringField("name", target.getName() + "." + Long.toHexString(System.nanoTime()));
+        g.writeStringField("namespace", namespace);
+        g.writeEndObject();
+        g.writeObjectFieldStart("involvedObject");
+        field(g, "apiVersion", target.getApiVersion());
+        field(g, "kind", target.getKind());
+        field(g, "name", target.getName());
+        field(g, "namespace", target.getNamespace());
+        field(g, "uid", target.getUid());
+        g.writeEndObject();
+        g.writeStringField("type", type);
+        g.writeStringField("reason", reason);
+        g.writeStringField("message", message);
+        g.writeStringField("firstTimestamp", now);
+        g.writeStringField("lastTimestamp", now);
+        g.writeNumberField("count", 1);
+        g.writeObjectFieldStart("source");
+        g.writeStringField("component", ApiClients.USER_AGENT);
+        g.writeEndObject();
+        g.writeStringField("reportingComponent", ApiClients.USER_AGENT);
+        g.writeStringField("reportingInstance", reporter);
+        g.writeEndObject();
       }
+      client.createEvent(namespace, json.toString(), dryRun);
+    } catch (IOException e) {
+      Log.info("could not record the event: " + PodWatch.describe(e));
     } catch (RuntimeException e) {
       Log.info("could not record the event: " + PodWatch.describe(e));
     }

@@ -5,7 +5,6 @@ import dev.jobc.conventions.JobSetNames;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiLabels;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -35,13 +34,13 @@ final class JobSetHostsSidecar {
       Path outputDir,
       Path readyFile) {}
 
-  private final KubernetesClient client;
+  private final ClusterApi api;
   private final Settings s;
   private final Termination termination;
   private final LiveHosts hosts;
 
-  JobSetHostsSidecar(KubernetesClient client, Settings settings, Termination termination) {
-    this.client = client;
+  JobSetHostsSidecar(ClusterApi api, Settings settings, Termination termination) {
+    this.api = api;
     this.s = settings;
     this.termination = termination;
     this.hosts =
@@ -68,7 +67,7 @@ final class JobSetHostsSidecar {
   /** Runs until a stop is requested (SIGTERM) or a file cannot be written; the exit code. */
   int run() throws IOException, InterruptedException {
     hosts.seed();
-    PodWatch watch = new PodWatch(client, s.namespace(), workerSelector(s.job()), this::onPods);
+    PodWatch watch = new PodWatch(api, s.namespace(), workerSelector(s.job()), this::onPods);
     try {
       termination.awaitStop();
     } finally {

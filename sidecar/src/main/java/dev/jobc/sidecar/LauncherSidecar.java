@@ -8,14 +8,11 @@ import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.ScalableResource;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The {@code run} sidecar beside an MPI launcher. It copies {@code hostfile} and {@code kubexec.sh}
@@ -76,7 +73,7 @@ final class LauncherSidecar {
    */
   static final Duration SETTLE = Duration.ofSeconds(5);
 
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final Settings s;
   private final JobEvents events;
   private final WorkerCleanup cleanup;
@@ -87,7 +84,7 @@ final class LauncherSidecar {
   private boolean cleaned;
   private int reportedRestarts = -1;
 
-  LauncherSidecar(KubernetesClient client, Settings settings, Termination termination) {
+  LauncherSidecar(ClusterApi client, Settings settings, Termination termination) {
     this.client = client;
     this.s = settings;
     this.termination = termination;
@@ -277,7 +274,7 @@ final class LauncherSidecar {
     Job job = null;
     boolean jobGone = false;
     try {
-      self = client.pods().inNamespace(s.namespace()).withName(s.pod()).get();
+      self = client.getPod(s.namespace(), s.pod());
       podGone = self == null;
       if (self != null) {
         events.owner(self);
@@ -310,12 +307,8 @@ final class LauncherSidecar {
       if (!podGone && !ending(self)) {
         // Running as far as the API knows: kubelet's report of its end may still be on the way.
         self =
-            client
-                .pods()
-                .inNamespace(s.namespace())
-                .withName(s.pod())
-                .waitUntilCondition(
-                    p -> p == null || ending(p), remaining(end), TimeUnit.NANOSECONDS);
+            PodWatch.await(
+                client, s.namespace(), s.pod(), p -> p == null || ending(p), remaining(end));
         podGone = self == null;
         job = readJob();
         outcome = JobOutcome.of(job, job == null, self, podGone, s.launcherContainer());
@@ -324,15 +317,18 @@ final class LauncherSidecar {
         Pod ended = self;
         boolean gone = podGone;
         job =
-            launcherJob()
-                .waitUntilCondition(
-                    j -> JobOutcome.of(j, false, ended, gone, s.launcherContainer()).decided(),
-                    remaining(end),
-                    TimeUnit.NANOSECONDS);
+            JobWatch.await(
+                client,
+                s.namespace(),
+                Naming.launcher(s.job()),
+                j -> JobOutcome.of(j, false, ended, gone, s.launcherContainer()).decided(),
+                remaining(end));
         outcome = JobOutcome.of(job, false, self, podGone, s.launcherContainer());
       }
     } catch (RuntimeException e) {
       Log.info("nothing more within " + SETTLE.toSeconds() + " s: " + PodWatch.describe(e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     return outcome;
   }
@@ -350,14 +346,10 @@ final class LauncherSidecar {
 
   /** The launcher Job, or {@code null} when it does not exist. */
   private Job readJob() {
-    Job job = launcherJob().get();
+    Job job = client.getJob(s.namespace(), Naming.launcher(s.job()));
     if (job != null) {
       events.owner(job);
     }
     return job;
-  }
-
-  private ScalableResource<Job> launcherJob() {
-    return client.batch().v1().jobs().inNamespace(s.namespace()).withName(Naming.launcher(s.job()));
   }
 }

@@ -1,7 +1,6 @@
 package dev.jobc.sidecar;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,7 +37,7 @@ final class PodWait {
    * (several names need labels).
    */
   static Outcome await(
-      KubernetesClient client,
+      ClusterApi client,
       String namespace,
       Map<String, String> labels,
       List<String> names,

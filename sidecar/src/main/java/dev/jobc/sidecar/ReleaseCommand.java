@@ -3,7 +3,6 @@ package dev.jobc.sidecar;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -62,16 +61,16 @@ final class ReleaseCommand extends SidecarCommand {
     super(termination);
   }
 
-  ReleaseCommand(
-      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    super(termination, clients, env);
+  ReleaseCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
+    super(termination, apis, env);
   }
 
   @Override
   public Integer call() throws Exception {
     PodIdentity self = thisPod(pod);
     Map<String, String> labels = workers(cleanPodPolicy, workerSet, selector);
-    try (KubernetesClient client = clients.get()) {
+    {
+      ClusterApi client = apis.get();
       JobEvents events = new JobEvents(client, self.namespace(), self.name(), self.name());
       warmUp(client, self, labels, events);
       Log.info(
@@ -88,10 +87,10 @@ final class ReleaseCommand extends SidecarCommand {
 
   /** Reads this pod and sends the release's requests as dry runs (see the class comment). */
   private void warmUp(
-      KubernetesClient client, PodIdentity self, Map<String, String> labels, JobEvents events) {
+      ClusterApi client, PodIdentity self, Map<String, String> labels, JobEvents events) {
     Log.info("warming up: reading this pod, and the release as a dry run");
     try {
-      Pod launcher = client.pods().inNamespace(self.namespace()).withName(self.name()).get();
+      Pod launcher = client.getPod(self.namespace(), self.name());
       if (launcher != null) {
         about(events, launcher);
         termination.podGracePeriod(
@@ -104,7 +103,7 @@ final class ReleaseCommand extends SidecarCommand {
       } else if (workerSet != null) {
         new WorkerScale(client, self.namespace()).dryRun(workerSet, 0);
       } else {
-        client.pods().inNamespace(self.namespace()).withLabels(labels).list();
+        client.listPods(self.namespace(), labels);
       }
       events.warmUp();
     } catch (RuntimeException e) {
@@ -124,11 +123,11 @@ final class ReleaseCommand extends SidecarCommand {
   }
 
   private void release(
-      KubernetesClient client, PodIdentity self, Map<String, String> labels, JobEvents events)
+      ClusterApi client, PodIdentity self, Map<String, String> labels, JobEvents events)
       throws InterruptedException {
     String outcome = "launcher pod stopped";
     try {
-      Pod launcher = client.pods().inNamespace(self.namespace()).withName(self.name()).get();
+      Pod launcher = client.getPod(self.namespace(), self.name());
       if (launcher != null) {
         about(events, launcher);
         ContainerStateTerminated ended = JobOutcome.terminated(launcher, container);

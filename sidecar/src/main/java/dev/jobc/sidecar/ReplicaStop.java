@@ -1,10 +1,5 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.conventions.Naming;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchContext;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 
 /**
@@ -28,13 +23,12 @@ final class ReplicaStop {
   static final int ATTEMPTS = 4;
   static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
 
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final String namespace;
   private final String decidedBy;
   private final Termination termination;
 
-  ReplicaStop(
-      KubernetesClient client, String namespace, String decidedBy, Termination termination) {
+  ReplicaStop(ClusterApi client, String namespace, String decidedBy, Termination termination) {
     this.client = client;
     this.namespace = namespace;
     this.decidedBy = decidedBy;
@@ -51,22 +45,12 @@ final class ReplicaStop {
 
   private boolean patchJob(String name, String spec) {
     String patch = patch(spec);
-    return retried(
-        name,
-        () ->
-            client
-                .batch()
-                .v1()
-                .jobs()
-                .inNamespace(namespace)
-                .withName(name)
-                .patch(context(), patch));
+    return retried(name, () -> client.patchJob(namespace, name, ClusterApi.PatchType.MERGE, patch));
   }
 
   boolean endPod(String name) {
     String patch = patch("\"activeDeadlineSeconds\":1");
-    return retried(
-        name, () -> client.pods().inNamespace(namespace).withName(name).patch(context(), patch));
+    return retried(name, () -> client.patchPod(namespace, name, ClusterApi.PatchType.MERGE, patch));
   }
 
   private String patch(String spec) {
@@ -79,13 +63,6 @@ final class ReplicaStop {
         + "}}";
   }
 
-  private static PatchContext context() {
-    return new PatchContext.Builder()
-        .withPatchType(PatchType.JSON_MERGE)
-        .withFieldManager(Naming.SIDECAR_FIELD_MANAGER)
-        .build();
-  }
-
   private boolean retried(String name, Runnable request) {
     Duration backoff = FIRST_BACKOFF;
     for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
@@ -94,8 +71,7 @@ final class ReplicaStop {
         return true;
       } catch (RuntimeException e) {
         Log.info("stopping " + name + ", attempt " + attempt + ": " + PodWatch.describe(e));
-        if (e instanceof KubernetesClientException k
-            && (k.getCode() == 403 || k.getCode() == 404)) {
+        if (e instanceof ApiException k && (k.code() == 403 || k.code() == 404)) {
           return false; // not granted, or gone: another attempt cannot change that
         }
         try {

@@ -1,6 +1,5 @@
 package dev.jobc.sidecar;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -113,14 +112,13 @@ final class ReplicasCommand extends SidecarCommand {
     super(termination);
   }
 
-  ReplicasCommand(
-      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    super(termination, clients, env);
+  ReplicasCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
+    super(termination, apis, env);
   }
 
   @Override
   public Integer call() throws Exception {
-    return withClient(client -> new ReplicasSidecar(client, settings(), termination).run());
+    return new ReplicasSidecar(apis.get(), settings(), termination).run();
   }
 
   ReplicasSidecar.Settings settings() {

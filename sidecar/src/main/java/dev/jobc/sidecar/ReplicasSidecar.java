@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -41,7 +40,7 @@ final class ReplicasSidecar {
 
   static final Duration FIRST_BACKOFF = Duration.ofMillis(250);
 
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final Settings s;
   private final ReplicaOutcome outcome;
   private final ReplicaStops stops;
@@ -51,7 +50,7 @@ final class ReplicasSidecar {
   private Map<String, Pod> seen = Map.of();
   private Runnable observer = () -> {};
 
-  ReplicasSidecar(KubernetesClient client, Settings settings, Termination termination) {
+  ReplicasSidecar(ClusterApi client, Settings settings, Termination termination) {
     this.client = client;
     this.s = settings;
     this.outcome = new ReplicaOutcome(settings.rules());
@@ -114,8 +113,7 @@ final class ReplicasSidecar {
     }
     try {
       Map<String, Pod> pods = new LinkedHashMap<>();
-      for (Pod p :
-          client.pods().inNamespace(s.namespace()).withLabels(selector()).list().getItems()) {
+      for (Pod p : client.listPods(s.namespace(), selector())) {
         pods.put(p.getMetadata().getName(), p);
       }
       onPods(pods);

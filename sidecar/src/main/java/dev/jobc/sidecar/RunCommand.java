@@ -2,7 +2,6 @@ package dev.jobc.sidecar;
 
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiImplementation;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -65,13 +64,13 @@ final class RunCommand extends SidecarCommand {
     super(termination);
   }
 
-  RunCommand(Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    super(termination, clients, env);
+  RunCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
+    super(termination, apis, env);
   }
 
   @Override
   public Integer call() throws Exception {
-    return withClient(client -> new LauncherSidecar(client, settings(), termination).run());
+    return new LauncherSidecar(apis.get(), settings(), termination).run();
   }
 
   LauncherSidecar.Settings settings() {

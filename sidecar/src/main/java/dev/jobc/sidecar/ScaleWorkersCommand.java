@@ -1,6 +1,5 @@
 package dev.jobc.sidecar;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
@@ -59,15 +58,14 @@ final class ScaleWorkersCommand extends SidecarCommand {
     super(termination);
   }
 
-  ScaleWorkersCommand(
-      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    super(termination, clients, env);
+  ScaleWorkersCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
+    super(termination, apis, env);
   }
 
   @Override
   public Integer call() throws Exception {
     WorkerScaler.Settings settings = settings();
-    return withClient(client -> new WorkerScaler(client, settings, termination).run());
+    return new WorkerScaler(apis.get(), settings, termination).run();
   }
 
   WorkerScaler.Settings settings() {

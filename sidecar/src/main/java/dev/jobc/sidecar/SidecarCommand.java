@@ -1,6 +1,5 @@
 package dev.jobc.sidecar;
 
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
@@ -11,13 +10,14 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * A subcommand of the sidecar: its API client, its termination signal, the downward API's
- * environment, and the {@code --namespace} option every subcommand takes (declared here, so it
- * comes first in each usage message).
+ * A subcommand of the sidecar: its API ({@link ClusterApi}), its termination signal, the downward
+ * API's environment, and the {@code --namespace} option every subcommand takes (declared here, so
+ * it comes first in each usage message).
  */
 abstract class SidecarCommand implements Callable<Integer> {
   final Termination termination;
-  final Supplier<KubernetesClient> clients;
+  final Supplier<ClusterApi> apis;
+
   final Map<String, String> env;
 
   @Spec CommandSpec spec;
@@ -27,14 +27,15 @@ abstract class SidecarCommand implements Callable<Integer> {
 
   SidecarCommand(Termination termination) {
     this.termination = termination;
-    this.clients = () -> ApiClients.standard(getClass().getAnnotation(Command.class).name());
+    String name = getClass().getAnnotation(Command.class).name();
     this.env = System.getenv();
+    this.apis =
+        () -> new ClusterApi(() -> ApiConnection.fromEnvironment(ApiClients.userAgent(name), env));
   }
 
-  SidecarCommand(
-      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
+  SidecarCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
     this.termination = termination;
-    this.clients = clients;
+    this.apis = apis;
     this.env = env;
   }
 
@@ -46,13 +47,6 @@ abstract class SidecarCommand implements Callable<Integer> {
       throw usage("give --namespace and --pod, or set POD_NAMESPACE and POD_NAME");
     }
     return new PodIdentity(ns, name);
-  }
-
-  /** Runs {@code work} with a new API client, closed after it. */
-  int withClient(ClientWork work) throws Exception {
-    try (KubernetesClient client = clients.get()) {
-      return work.run(client);
-    }
   }
 
   /**
@@ -81,10 +75,4 @@ abstract class SidecarCommand implements Callable<Integer> {
 
   /** The namespace and name of the pod a subcommand runs in. */
   record PodIdentity(String namespace, String name) {}
-
-  /** What a subcommand does with its API client; returns the exit code. */
-  @FunctionalInterface
-  interface ClientWork {
-    int run(KubernetesClient client) throws Exception;
-  }
 }

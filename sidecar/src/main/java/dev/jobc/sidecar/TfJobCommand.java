@@ -1,7 +1,6 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.TfLabels;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -97,14 +96,13 @@ final class TfJobCommand extends SidecarCommand {
     super(termination);
   }
 
-  TfJobCommand(
-      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    super(termination, clients, env);
+  TfJobCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
+    super(termination, apis, env);
   }
 
   @Override
   public Integer call() throws Exception {
-    return withClient(client -> new TrainingSidecar(client, settings(), termination).run());
+    return new TrainingSidecar(apis.get(), settings(), termination).run();
   }
 
   TrainingSidecar.Settings settings() {

@@ -5,7 +5,6 @@ import dev.jobc.sidecar.OutcomeRules.Verdict;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -51,7 +50,7 @@ final class TrainingSidecar {
   /** How long the stop waits for this replica's end; well inside {@link Termination#GRACE}. */
   static final Duration SETTLE = Duration.ofSeconds(5);
 
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final Settings s;
   private final Termination termination;
   private final JobEvents events;
@@ -64,7 +63,7 @@ final class TrainingSidecar {
   private Verdict verdict = Verdict.UNDECIDED;
   private boolean settling;
 
-  TrainingSidecar(KubernetesClient client, Settings settings, Termination termination) {
+  TrainingSidecar(ClusterApi client, Settings settings, Termination termination) {
     this.client = client;
     this.s = settings;
     this.termination = termination;
@@ -81,14 +80,10 @@ final class TrainingSidecar {
   /** Runs until a stop is requested (SIGTERM); returns the exit code. */
   int run() throws InterruptedException {
     PodWatch podWatch = new PodWatch(client, s.namespace(), s.selector(), this::onPods);
-    ObjectWatch<Job> jobWatch = null;
+    JobWatch jobWatch = null;
     try {
       if (s.carrier() == Carrier.JOB) {
-        jobWatch =
-            new ObjectWatch<>(
-                client,
-                client.batch().v1().jobs().inNamespace(s.namespace()).withLabels(s.selector()),
-                this::onJobs);
+        jobWatch = JobWatch.labelled(client, s.namespace(), s.selector(), this::onJobs);
       }
       termination.awaitStop();
       finish();
@@ -205,21 +200,10 @@ final class TrainingSidecar {
       return;
     }
     try {
-      pods =
-          byName(
-              client.pods().inNamespace(s.namespace()).withLabels(s.selector()).list().getItems());
+      pods = byName(client.listPods(s.namespace(), s.selector()));
       podsListed = true;
       if (s.carrier() == Carrier.JOB) {
-        jobs =
-            byName(
-                client
-                    .batch()
-                    .v1()
-                    .jobs()
-                    .inNamespace(s.namespace())
-                    .withLabels(s.selector())
-                    .list()
-                    .getItems());
+        jobs = byName(client.listJobs(s.namespace(), s.selector()));
         jobsListed = true;
       }
     } catch (RuntimeException e) {

@@ -2,7 +2,6 @@ package dev.jobc.sidecar;
 
 import dev.jobc.conventions.DglNaming;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,9 +100,8 @@ final class WaitCommand extends SidecarCommand {
     super(termination);
   }
 
-  WaitCommand(
-      Termination termination, Supplier<KubernetesClient> clients, Map<String, String> env) {
-    super(termination, clients, env);
+  WaitCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
+    super(termination, apis, env);
   }
 
   @Override
@@ -154,7 +152,8 @@ final class WaitCommand extends SidecarCommand {
     if (labels.isEmpty() && names.size() > 1) {
       throw usage("--selector is needed to wait for more than one pod (the job's pods' labels)");
     }
-    try (KubernetesClient client = clients.get()) {
+    {
+      ClusterApi client = apis.get();
       Log.info(
           "waiting up to "
               + Durations.format(timeout)
@@ -175,7 +174,7 @@ final class WaitCommand extends SidecarCommand {
         String partitionerName = DglNaming.partitioner(dglJob);
         Pod partitioner = o.pods().get(partitionerName);
         if (partitioner == null) {
-          partitioner = client.pods().inNamespace(ns).withName(partitionerName).get();
+          partitioner = client.getPod(ns, partitionerName);
         }
         DglFiles.write(dglFiles, dglJob, waited, partitioner, launcherIp, dglPort, dglSlots);
         Log.info("wrote hostfile, partfile, leadfile in " + dglFiles);

@@ -1,8 +1,6 @@
 package dev.jobc.sidecar;
 
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,13 +24,13 @@ final class WorkerCleanup {
   /** The annotation an ended worker pod gets: the pod whose sidecar ended it. */
   static final String ENDED_BY = "jobc.dev/stopped-by";
 
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final String namespace;
   private final WorkerScale scale;
   private final String endedBy;
 
   /** A clean-up by the sidecar of pod {@code endedBy}. */
-  WorkerCleanup(KubernetesClient client, String namespace, String endedBy) {
+  WorkerCleanup(ClusterApi client, String namespace, String endedBy) {
     this.client = client;
     this.namespace = namespace;
     this.scale = new WorkerScale(client, namespace);
@@ -99,7 +97,7 @@ final class WorkerCleanup {
    */
   private List<String> endPods(String policy, Map<String, String> workerLabels) {
     List<String> ended = new ArrayList<>();
-    for (Pod p : client.pods().inNamespace(namespace).withLabels(workerLabels).list().getItems()) {
+    for (Pod p : client.listPods(namespace, workerLabels)) {
       String phase = Pods.phase(p);
       // mpi-operator: with Running, keep pods that are neither Running nor Pending; a pod that has
       // ended needs nothing either way.
@@ -110,17 +108,15 @@ final class WorkerCleanup {
         continue;
       }
       String name = p.getMetadata().getName();
-      client
-          .pods()
-          .inNamespace(namespace)
-          .withName(name)
-          .patch(
-              ApiClients.patch(PatchType.JSON_MERGE),
-              "{\"metadata\":{\"annotations\":{\""
-                  + ENDED_BY
-                  + "\":\""
-                  + endedBy
-                  + "\"}},\"spec\":{\"activeDeadlineSeconds\":1}}");
+      client.patchPod(
+          namespace,
+          name,
+          ClusterApi.PatchType.MERGE,
+          "{\"metadata\":{\"annotations\":{\""
+              + ENDED_BY
+              + "\":\""
+              + endedBy
+              + "\"}},\"spec\":{\"activeDeadlineSeconds\":1}}");
       ended.add(name);
     }
     return ended;

@@ -1,16 +1,10 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.conventions.Naming;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.http.HttpClient;
-import io.fabric8.kubernetes.client.http.HttpRequest;
-import io.fabric8.kubernetes.client.http.HttpResponse;
-import io.fabric8.kubernetes.client.utils.Serialization;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The worker StatefulSet's {@code scale} subresource, the only part of it the sidecar touches: the
@@ -18,18 +12,24 @@ import java.util.concurrent.TimeUnit;
  * nothing on the object itself.
  */
 final class WorkerScale {
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final String namespace;
 
-  WorkerScale(KubernetesClient client, String namespace) {
+  WorkerScale(ClusterApi client, String namespace) {
     this.client = client;
     this.namespace = namespace;
   }
 
   /** {@code GET .../statefulsets/<name>/scale}: the replicas asked for ({@code spec.replicas}). */
   int replicas(String name) {
-    HttpResponse<String> response = send(name, url(name), "GET", null, null);
-    Object spec = Serialization.unmarshal(response.body(), Map.class).get("spec");
+    byte[] json = client.getStatefulSetScale(namespace, name);
+    Object spec;
+    try (JsonParser p = PodJson.parser(json)) {
+      PodJson.expect(p.nextToken(), JsonToken.START_OBJECT);
+      spec = JobJson.object(p).get("spec");
+    } catch (IOException e) {
+      throw new UncheckedIOException("the Scale of StatefulSet " + name + " cannot be read", e);
+    }
     Object replicas = spec instanceof Map<?, ?> m ? m.get("replicas") : null;
     return replicas instanceof Number n ? n.intValue() : 0;
   }
@@ -61,56 +61,6 @@ final class WorkerScale {
             + "\"},\"spec\":{\"replicas\":"
             + replicas
             + "}}";
-    send(
-        name,
-        url(name)
-            + "?fieldManager="
-            + URLEncoder.encode(Naming.SIDECAR_FIELD_MANAGER, StandardCharsets.UTF_8)
-            + "&force=true"
-            + (dryRun ? "&dryRun=All" : ""),
-        "PATCH",
-        "application/apply-patch+yaml",
-        body);
-  }
-
-  private String url(String name) {
-    return client.getMasterUrl().toString().replaceAll("/+$", "")
-        + "/apis/apps/v1/namespaces/"
-        + namespace
-        + "/statefulsets/"
-        + name
-        + "/scale";
-  }
-
-  private HttpResponse<String> send(
-      String name, String url, String method, String contentType, String body) {
-    HttpClient http = client.getHttpClient();
-    HttpRequest.Builder b = http.newHttpRequestBuilder().uri(url);
-    HttpRequest request = body == null ? b.build() : b.method(method, contentType, body).build();
-    String what = "scale of StatefulSet " + name + " (" + method + ")";
-    HttpResponse<String> response;
-    try {
-      response = http.sendAsync(request, String.class).get(30, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new KubernetesClientException(what + ": interrupted", e);
-    } catch (Exception e) {
-      throw new KubernetesClientException(what + " failed: " + e, e);
-    }
-    if (!response.isSuccessful()) {
-      throw new KubernetesClientException(
-          what + " failed: HTTP " + response.code() + " " + firstLine(response.body()),
-          response.code(),
-          null);
-    }
-    return response;
-  }
-
-  private static String firstLine(String s) {
-    if (s == null) {
-      return "";
-    }
-    int nl = s.indexOf('\n');
-    return nl < 0 ? s : s.substring(0, nl);
+    client.applyStatefulSetScale(namespace, name, body, dryRun);
   }
 }

@@ -1,10 +1,6 @@
 package dev.jobc.sidecar;
 
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
-import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -43,7 +39,7 @@ final class WorkerScaler {
       Map<String, String> workerLabels,
       String cleanPodPolicy) {}
 
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final Settings s;
   private final Termination termination;
   private final WorkerScale scale;
@@ -56,7 +52,7 @@ final class WorkerScaler {
   private boolean suspended;
   private boolean started;
 
-  WorkerScaler(KubernetesClient client, Settings settings, Termination termination) {
+  WorkerScaler(ClusterApi client, Settings settings, Termination termination) {
     this.client = client;
     this.s = settings;
     this.termination = termination;
@@ -67,47 +63,15 @@ final class WorkerScaler {
 
   /** Follows the Job until it has finished or is gone (0), or until SIGTERM (0). */
   int run() throws InterruptedException {
-    SharedIndexInformer<Job> informer =
-        client
-            .batch()
-            .v1()
-            .jobs()
-            .inNamespace(s.namespace())
-            .withField("metadata.name", s.launcherJob())
-            .runnableInformer(0);
-    informer.exceptionHandler(
-        (started, t) -> {
-          if (!PodWatch.retries(t)) {
-            Log.info("fatal: " + PodWatch.describe(t) + "; exiting");
-            Runtime.getRuntime().halt(PodWatch.FATAL_EXIT);
-          }
-          Log.info("API error, will retry: " + PodWatch.describe(t));
-          return true;
-        });
-    informer.addEventHandler(
-        new ResourceEventHandler<Job>() {
-          @Override
-          public void onList(String resourceVersion, boolean remainedEmpty) {
-            listed = true;
-            signal();
-          }
-
-          @Override
-          public void onAdd(Job job) {
-            signal();
-          }
-
-          @Override
-          public void onUpdate(Job before, Job after) {
-            signal();
-          }
-
-          @Override
-          public void onDelete(Job job, boolean finalStateUnknown) {
-            signal();
-          }
-        });
-    informer.start();
+    JobWatch watch =
+        JobWatch.named(
+            client,
+            s.namespace(),
+            s.launcherJob(),
+            jobs -> {
+              listed = true;
+              signal();
+            });
     Thread stopWatch =
         new Thread(
             () -> {
@@ -141,19 +105,14 @@ final class WorkerScaler {
           Log.info("SIGTERM: stopping (the Job's next pod follows on)");
           return 0;
         }
-        if (listed && follow(current(informer))) {
+        if (listed && follow(watch.snapshot().get(s.launcherJob()))) {
           return 0;
         }
       }
     } finally {
-      informer.close();
+      watch.close();
       stopWatch.interrupt();
     }
-  }
-
-  private static Job current(SharedIndexInformer<Job> informer) {
-    List<Job> jobs = informer.getStore().list();
-    return jobs.isEmpty() ? null : jobs.get(0);
   }
 
   private void signal() {

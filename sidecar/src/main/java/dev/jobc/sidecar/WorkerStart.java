@@ -3,9 +3,6 @@ package dev.jobc.sidecar;
 import dev.jobc.conventions.DglNaming;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,10 +23,10 @@ final class WorkerStart {
    */
   static final Duration LONGEST = Duration.ofHours(1);
 
-  private final KubernetesClient client;
+  private final ClusterApi client;
   private final String namespace;
 
-  WorkerStart(KubernetesClient client, String namespace) {
+  WorkerStart(ClusterApi client, String namespace) {
     this.client = client;
     this.namespace = namespace;
   }
@@ -75,9 +72,9 @@ final class WorkerStart {
    * ssa: IfNotPresent}; Argo CD ignores the field (docs/gitops.md).
    */
   private void ungate(String name) {
-    Pod pod = client.pods().inNamespace(namespace).withName(name).get();
+    Pod pod = client.getPod(namespace, name);
     if (pod == null) {
-      throw new KubernetesClientException("pod " + name + " not found", 404, null);
+      throw new ApiException(404, "pod " + name + " not found");
     }
     List<PodSchedulingGate> gates = pod.getSpec().getSchedulingGates();
     int at = -1;
@@ -90,19 +87,17 @@ final class WorkerStart {
       return; // lifted already
     }
     String path = "/spec/schedulingGates/" + at;
-    client
-        .pods()
-        .inNamespace(namespace)
-        .withName(name)
-        .patch(
-            ApiClients.patch(PatchType.JSON),
-            "[{\"op\":\"test\",\"path\":\""
-                + path
-                + "/name\",\"value\":\""
-                + DglNaming.PARTITIONED_GATE
-                + "\"},{\"op\":\"remove\",\"path\":\""
-                + path
-                + "\"}]");
+    client.patchPod(
+        namespace,
+        name,
+        ClusterApi.PatchType.JSON,
+        "[{\"op\":\"test\",\"path\":\""
+            + path
+            + "/name\",\"value\":\""
+            + DglNaming.PARTITIONED_GATE
+            + "\"},{\"op\":\"remove\",\"path\":\""
+            + path
+            + "\"}]");
   }
 
   /** The pod's scheduling gates but jobc's. */

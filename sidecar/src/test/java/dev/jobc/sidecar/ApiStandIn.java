@@ -147,7 +147,7 @@ final class ApiStandIn implements AutoCloseable {
   final PodTable podTable;
 
   ApiStandIn() {
-    this(null);
+    this(null, false);
   }
 
   /**
@@ -155,15 +155,23 @@ final class ApiStandIn implements AutoCloseable {
    * CRUD mock cannot serve in time. The stand-in's own pod changes go to the table directly.
    */
   static ApiStandIn withPodTable() {
-    return new ApiStandIn(new PodTable());
+    return withPodTable(false);
   }
 
-  private ApiStandIn(PodTable podTable) {
+  /**
+   * {@link #withPodTable()}, served over HTTPS when {@code tls} (with the mock server's self-signed
+   * certificate for {@code localhost}; see {@link #serverCertificate}).
+   */
+  static ApiStandIn withPodTable(boolean tls) {
+    return new ApiStandIn(new PodTable(), tls);
+  }
+
+  private ApiStandIn(PodTable podTable, boolean tls) {
     this.podTable = podTable;
     server =
         new KubernetesMockServer(
             new Context(new com.fasterxml.jackson.databind.ObjectMapper()),
-            new MockWebServer(),
+            web(tls),
             new HashMap<>(),
             new Faults(),
             false);
@@ -171,14 +179,28 @@ final class ApiStandIn implements AutoCloseable {
     admin = client("test-admin");
   }
 
-  /** A client as the sidecar makes it, with short back-offs so tests finish quickly. */
-  KubernetesClient sidecarClient() {
-    return client(ApiClients.USER_AGENT);
+  /** The sidecar's API as it makes it, with short pauses before a watch is opened again. */
+  ClusterApi sidecarClient() {
+    return sidecarApi(ApiClients.USER_AGENT);
   }
 
-  /** A client as {@code command}'s process makes it ({@link ApiClients#userAgent}). */
-  KubernetesClient sidecarClient(String command) {
-    return client(ApiClients.userAgent(command));
+  /** The API as {@code command}'s process makes it ({@link ApiClients#userAgent}). */
+  ClusterApi sidecarClient(String command) {
+    return sidecarApi(ApiClients.userAgent(command));
+  }
+
+  private ClusterApi sidecarApi(String userAgent) {
+    // Generous timeouts: a 2-core machine under a parallel build can stall the first requests.
+    // Tests assert outcomes, not durations.
+    return new ClusterApi(
+        new ApiConnection(
+            java.net.URI.create(url()),
+            () -> "stand-in",
+            null,
+            userAgent,
+            java.time.Duration.ofSeconds(60),
+            java.time.Duration.ofSeconds(60),
+            java.time.Duration.ofMillis(50)));
   }
 
   /** Runs the scenario under the Role {@code role} that jobc rendered for it. */
@@ -209,19 +231,51 @@ final class ApiStandIn implements AutoCloseable {
    * the same either way.
    */
   private KubernetesClient client(String userAgent) {
-    KubernetesClientBuilder b =
-        new KubernetesClientBuilder()
-            .withConfig(config(userAgent))
-            .withKubernetesSerialization(ApiClients.serialization());
+    KubernetesClientBuilder b = new KubernetesClientBuilder().withConfig(config(userAgent));
     if (Runtime.version().feature() > 17) {
       b.withHttpClientFactory(new io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory());
     }
     return b.build();
   }
 
+  private static MockWebServer web(boolean tls) {
+    MockWebServer web = new MockWebServer();
+    if (tls) {
+      web.useHttps();
+    }
+    return web;
+  }
+
+  /** Whether the stand-in serves HTTPS. */
+  boolean tls() {
+    return url().startsWith("https:");
+  }
+
+  /**
+   * The certificate the HTTPS stand-in presents, PEM-encoded: the CA a client must trust (it is
+   * self-signed), read from a TLS handshake that trusts anything.
+   */
+  String serverCertificate() throws java.io.IOException {
+    java.net.URI u = java.net.URI.create(url());
+    try (javax.net.ssl.SSLSocket socket =
+        (javax.net.ssl.SSLSocket)
+            ApiConnection.trustingAny().createSocket(u.getHost(), u.getPort())) {
+      socket.startHandshake();
+      java.security.cert.Certificate c = socket.getSession().getPeerCertificates()[0];
+      return "-----BEGIN CERTIFICATE-----\n"
+          + java.util.Base64.getMimeEncoder(
+                  64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
+              .encodeToString(c.getEncoded())
+          + "\n-----END CERTIFICATE-----\n";
+    } catch (java.security.cert.CertificateEncodingException e) {
+      throw new java.io.IOException(e);
+    }
+  }
+
   private Config config(String userAgent) {
     return new ConfigBuilder(Config.empty())
         .withMasterUrl(server.url("/"))
+        .withTrustCerts(server.url("/").startsWith("https:"))
         .withNamespace(NS)
         .withUserAgent(userAgent)
         // Generous: a 2-core machine under a parallel build can stall the first requests, and a

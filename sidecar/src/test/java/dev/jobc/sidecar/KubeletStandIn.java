@@ -32,9 +32,9 @@ import java.util.stream.Stream;
  *       running the tests (see {@link ImageTar#hostCommand});
  *   <li>the arguments are the container's {@code args};
  *   <li>the environment is the image's {@code Env} and then the container's {@code env},
- *       downward-API fields resolved from this pod, plus {@code KUBECONFIG} pointing at the
- *       stand-in API (a pod would have a service account there), a private {@code HOME}, so nothing
- *       of this machine's Kubernetes configuration leaks in, and a {@code PATH} with this JDK;
+ *       downward-API fields resolved from this pod, plus {@code KUBERNETES_MASTER} pointing at the
+ *       stand-in API and the token file as mounted (a pod would have its service account's host,
+ *       port and CA instead), a private {@code HOME}, and a {@code PATH} with this JDK;
  *   <li>every volume is a directory: a ConfigMap volume filled from the rendered ConfigMap with the
  *       rendered modes, an {@code emptyDir} empty. A test cannot mount over {@code /etc}, so paths
  *       under a container's mount points, in arguments and probes, are rewritten to the directory
@@ -46,7 +46,7 @@ final class KubeletStandIn {
   private final Path dir;
   private final Pod pod;
   private final Map<String, ConfigMap> configMaps = new HashMap<>();
-  private final Path kubeconfig;
+  private final String apiUrl;
 
   /**
    * @param image the jobc-sidecar image, opened
@@ -64,24 +64,7 @@ final class KubeletStandIn {
     for (Volume v : pod.getSpec().getVolumes()) {
       mount(v);
     }
-    kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(
-        kubeconfig,
-        """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: stand-in
-          cluster: {server: "%s"}
-        users:
-        - name: launcher
-          user: {token: stand-in}
-        contexts:
-        - name: stand-in
-          context: {cluster: stand-in, user: launcher, namespace: %s}
-        current-context: stand-in
-        """
-            .formatted(apiUrl, pod.getMetadata().getNamespace()));
+    this.apiUrl = apiUrl;
   }
 
   /** The directory of volume {@code name}. */
@@ -121,7 +104,14 @@ final class KubeletStandIn {
     env.putAll(image.env());
     env.put("PATH", ImageTar.hostPath());
     env.put("HOME", dir.resolve("home").toString());
-    env.put("KUBECONFIG", kubeconfig.toString());
+    // In place of the in-cluster configuration (KUBERNETES_SERVICE_HOST, and the service account's
+    // CA at its fixed path): the stand-in's plain-HTTP URL, and the token as mounted for the
+    // container (the stand-in checks no token).
+    env.put("KUBERNETES_MASTER", apiUrl);
+    String token = rewrite(c, ApiConnection.SERVICE_ACCOUNT.resolve("token").toString());
+    if (!token.startsWith(ApiConnection.SERVICE_ACCOUNT.toString())) {
+      env.put("KUBERNETES_AUTH_SERVICEACCOUNT_TOKEN", token);
+    }
     env.putAll(environment(c));
     return pb.start();
   }
@@ -210,8 +200,8 @@ final class KubeletStandIn {
       return;
     }
     if (v.getProjected() != null) {
-      // A ServiceAccount token, the CA, the namespace: the kubeconfig below authenticates
-      // instead (the stand-in checks no token), so the files only have to exist.
+      // A ServiceAccount token, the CA, the namespace: the token is sent and the stand-in checks
+      // none, so the files only have to exist.
       Files.writeString(to.resolve("token"), "stand-in\n");
       Files.writeString(to.resolve("namespace"), pod.getMetadata().getNamespace());
       return;

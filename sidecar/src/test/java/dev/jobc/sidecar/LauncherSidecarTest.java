@@ -11,7 +11,6 @@ import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -44,7 +43,7 @@ class LauncherSidecarTest {
 
   @TempDir Path dir;
   ApiStandIn api;
-  KubernetesClient client;
+  ClusterApi client;
   Termination termination;
   CompletableFuture<Integer> running;
   Thread reader;
@@ -103,7 +102,6 @@ class LauncherSidecarTest {
     outputEvents.close();
     reader.join();
     fileEvents.close();
-    client.close();
     api.close();
     assertThat(malformed).as("partial or malformed discover_hosts.sh seen").isEmpty();
     assertThat(api.denied).as("requests the rendered Role does not grant").isEmpty();
@@ -741,14 +739,13 @@ class LauncherSidecarTest {
 
   /**
    * The clean-up goes on through an API outage longer than the four attempts (about 2 s) it used to
-   * make: here ten failed patches (the client sends each attempt twice, so four attempts end at
-   * eight), answered again after about 8 s.
+   * make: here five failed patches (one request per attempt), answered again after about 8 s.
    */
   @Test
   void theCleanUpOutlastsAnApiOutageOfMoreThanFourAttempts() {
     api.create(ApiStandIn.launcher(JOB));
     api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
-    api.scaleFailures.set(10);
+    api.scaleFailures.set(5);
     runSidecar(1, "pi-worker", "Running", 0);
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
     api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 0);

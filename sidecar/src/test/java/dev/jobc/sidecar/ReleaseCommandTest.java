@@ -169,15 +169,15 @@ class ReleaseCommandTest {
   }
 
   /**
-   * The release goes on through an API outage longer than the four attempts it used to make: ten
-   * failed patches (the client sends each attempt twice, so four attempts end at eight).
+   * The release goes on through an API outage longer than the four attempts it used to make: five
+   * failed patches (one request per attempt).
    */
   @Test
   void theReleaseOutlastsAnApiOutageOfMoreThanFourAttempts() throws Exception {
     api.create(launcher(0));
     api.scales.put("g-worker", 2);
     var running = run(render("Running", WorkerKind.STATEFUL_SET));
-    api.scaleFailures.set(10);
+    api.scaleFailures.set(5);
     termination.requestStop();
     assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
     assertThat(api.scales).containsEntry("g-worker", 0);

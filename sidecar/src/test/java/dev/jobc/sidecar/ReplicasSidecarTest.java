@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Role;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,7 @@ class ReplicasSidecarTest {
   static final String JOB = "dist";
 
   ApiStandIn api;
-  KubernetesClient client;
+  ClusterApi client;
   Termination termination;
   CompletableFuture<Integer> running;
   ReplicasSidecar sidecar;
@@ -57,7 +56,6 @@ class ReplicasSidecarTest {
       assertThat(running.get(20, TimeUnit.SECONDS)).isZero();
     }
     assertThat(api.denied).as("requests the rendered Role refused").isEmpty();
-    client.close();
     api.close();
   }
 

@@ -71,13 +71,16 @@ class SidecarApiCallsTest {
 
   /** Calls the reading must find, in code that is reached only through other classes. */
   @Test
-  void theReadingFollowsCallsIntoOtherClassesAndRawRequests() {
+  void theReadingFollowsCallsIntoOtherClasses() {
     assertThat(SidecarApiCalls.keys("tfjob"))
         .contains("patch batch/jobs", "patch pods", "watch batch/jobs", "create events")
         .doesNotContain("delete batch/jobs", "delete pods");
     assertThat(SidecarApiCalls.keys("run"))
         .contains("patch apps/statefulsets/scale", "get batch/jobs", "watch pods");
     assertThat(SidecarApiCalls.keys("wait")).contains("patch pods").doesNotContain("create events");
+    assertThat(SidecarApiCalls.keys("hosts"))
+        .as("the JobSet target's hosts sidecar only watches the workers")
+        .containsExactlyInAnyOrder("list pods", "watch pods");
   }
 
   @Test

@@ -27,13 +27,14 @@ import java.util.concurrent.TimeUnit;
  * a pod turning Ready to {@code discover_hosts.sh} changing, and the number of lists and watches.
  * The workers are of a realistic size (about 6 KB of JSON, managed fields included).
  *
- * <p>Arguments: {@code JAR workers flips [smoke] [no-limits]} and, optionally, JVM options that
- * replace the rendered ones. It exits non-zero when the sidecar does not start, does not open the
- * gate once every worker is Ready, does not follow a flip within 10 s (these bounds only catch a
- * sidecar that stopped following; the figures are printed, not judged), is OOM-killed, or does not
- * exit 0 on SIGTERM. With the system property {@code bench.nmt} it also prints {@code jcmd
- * VM.native_memory summary}, the heap's class histogram (the options must then enable native memory
- * tracking) and {@code smaps_rollup} before the stop.
+ * <p>Arguments: {@code JAR workers flips [smoke] [no-limits] [tls]} and, optionally, JVM options
+ * that replace the rendered ones; {@code tls} serves the API over HTTPS (as in a cluster), the
+ * sidecar checking the server's certificate against a CA file. It exits non-zero when the sidecar
+ * does not start, does not open the gate once every worker is Ready, does not follow a flip within
+ * 10 s (these bounds only catch a sidecar that stopped following; the figures are printed, not
+ * judged), is OOM-killed, or does not exit 0 on SIGTERM. With the system property {@code bench.nmt}
+ * it also prints {@code jcmd VM.native_memory summary}, the heap's class histogram (the options
+ * must then enable native memory tracking) and {@code smaps_rollup} before the stop.
  */
 public final class SidecarBench {
   /**
@@ -50,6 +51,7 @@ public final class SidecarBench {
     List<String> rest = List.of(args).subList(3, args.length);
     boolean smoke = rest.contains("smoke");
     boolean limited = !rest.contains("no-limits");
+    boolean tls = rest.contains("tls");
     String override = rest.stream().filter(a -> a.startsWith("-X")).findFirst().orElse(null);
     Container rendered = RenderedSidecar.mpiRun(workers);
     String jvmOptions = override != null ? override : RenderedSidecar.javaToolOptions(rendered);
@@ -64,7 +66,7 @@ public final class SidecarBench {
         override != null ? " (given, not rendered)" : "");
     Path dir = Files.createTempDirectory("jobc-sidecar-bench");
     try (ApiStandIn api =
-            ApiStandIn.withPodTable()
+            ApiStandIn.withPodTable(tls)
                 .withoutRole("a footprint benchmark: what run may do is tested elsewhere");
         CgroupLimits cgroup = limited ? CgroupLimits.create(milliCpu, memory) : null) {
       api.create(ApiStandIn.launcher("pi"));
@@ -98,13 +100,20 @@ public final class SidecarBench {
       ProcessBuilder pb =
           new ProcessBuilder(cgroup == null ? command : cgroup.wrap(command)).inheritIO();
       Map<String, String> env = pb.environment();
-      env.put("KUBERNETES_MASTER", api.url());
+      if (tls) {
+        // As in a pod: HTTPS, the server's certificate checked against the CA file and the name
+        // dialled (the mock's certificate names localhost).
+        Path ca = dir.resolve("ca.crt");
+        Files.writeString(ca, api.serverCertificate());
+        env.put("KUBERNETES_MASTER", api.url().replace("127.0.0.1", "localhost"));
+        env.put("KUBERNETES_CERTS_CA_FILE", ca.toString());
+      } else {
+        env.put("KUBERNETES_MASTER", api.url());
+      }
       env.put("KUBERNETES_NAMESPACE", ApiStandIn.NS);
       env.put("POD_NAME", "pi-launcher-abcde");
       env.put("POD_NAMESPACE", ApiStandIn.NS);
       env.put("JAVA_TOOL_OPTIONS", jvmOptions);
-      env.put("KUBERNETES_AUTH_TRYKUBECONFIG", "false");
-      env.put("KUBERNETES_AUTH_TRYSERVICEACCOUNT", "false");
       long launched = System.nanoTime();
       Process p = pb.start();
       p.onExit().thenRun(Eventually::changed); // a wait for the sidecar ends when it dies

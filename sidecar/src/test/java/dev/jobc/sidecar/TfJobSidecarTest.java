@@ -15,7 +15,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
-import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +43,6 @@ class TfJobSidecarTest {
   ApiStandIn api;
   JobControllerStandIn jobs;
   RenderedJob rendered;
-  final List<KubernetesClient> clients = new ArrayList<>();
   final List<CompletableFuture<Integer>> runs = new ArrayList<>();
   Termination termination;
   TrainingSidecar sidecar;
@@ -62,7 +60,6 @@ class TfJobSidecarTest {
     for (CompletableFuture<Integer> run : runs) {
       assertThat(run.get(20, TimeUnit.SECONDS)).isZero();
     }
-    clients.forEach(KubernetesClient::close);
     api.close();
   }
 
@@ -118,8 +115,7 @@ class TfJobSidecarTest {
     new CommandLine(command)
         .parseArgs(
             container.getArgs().subList(1, container.getArgs().size()).toArray(String[]::new));
-    KubernetesClient client = api.sidecarClient("tfjob");
-    clients.add(client);
+    ClusterApi client = api.sidecarClient("tfjob");
     TrainingSidecar s =
         new TrainingSidecar(client, command.settings(), termination).observed(Eventually::changed);
     sidecar = s;
