@@ -22,34 +22,36 @@ import java.util.Map;
  */
 public final class SidecarContainer {
   /**
-   * The least heap of any sidecar: enough for fabric8's client and a watch of some 2,500 pods (16
-   * MiB ran out on JDK 25).
+   * The least heap of any sidecar: its own classes' state and a list page of realistic pods, with
+   * room for garbage (about 2 MiB live at 100 workers, bench/README.md "Sidecar footprint").
    */
-  public static final int MIN_HEAP_MIB = 32;
+  public static final int MIN_HEAP_MIB = 16;
 
   /**
-   * What a sidecar's heap holds whatever it watches: fabric8's client and the JVM's own, about 13
-   * MiB live after a full collection (bench/sidecar-bench.sh, 100 workers).
+   * What a sidecar's heap holds whatever it watches: the JVM's own, the API connection and a list
+   * page being read, with room for garbage.
    */
-  public static final int FIXED_HEAP_MIB = 12;
+  public static final int FIXED_HEAP_MIB = 8;
 
   /**
    * Pods watched per MiB of heap: each costs about 3.3 KiB live (its reduced copy in the watch's
-   * store, its key, its share of discover_hosts.sh; 30 MiB live at 5,000 workers, bench/README.md
-   * "Sidecar footprint"), and 8 KiB of heap leaves as much again for garbage between collections.
+   * store, its key, its share of discover_hosts.sh; 18 to 19 MiB live at 5,000 workers,
+   * bench/README.md "Sidecar footprint"), and 8 KiB of heap leaves as much again for garbage
+   * between collections.
    */
   public static final int PODS_PER_HEAP_MIB = 128;
 
   /**
-   * What the JVM needs besides the heap (metaspace, code, threads, the collector's own): resident
-   * size less committed heap, 76 to 78 MiB measured from 100 to 5,000 workers, with room to spare.
+   * What the JVM needs besides the heap (metaspace, code, threads, TLS, the collector's own):
+   * resident size less committed heap, 40 to 61 MiB measured at 100 and 5,000 workers over HTTPS on
+   * JDK 17 and Temurin 25, the JVM's own file pages included, with room to spare.
    */
-  public static final int NON_HEAP_MIB = 96;
+  public static final int NON_HEAP_MIB = 64;
 
   /**
    * The heap of a sidecar that watches up to {@code pods} pods: {@link #FIXED_HEAP_MIB} plus 1 MiB
-   * per {@link #PODS_PER_HEAP_MIB} pods (rounded up), and at least {@link #MIN_HEAP_MIB}: 32 MiB up
-   * to 2,560 pods, 52 MiB at 5,000.
+   * per {@link #PODS_PER_HEAP_MIB} pods (rounded up), and at least {@link #MIN_HEAP_MIB}: 16 MiB up
+   * to 1,024 pods, 48 MiB at 5,000.
    */
   public static int heapMiB(int pods) {
     int heap = FIXED_HEAP_MIB + (Math.max(0, pods) + PODS_PER_HEAP_MIB - 1) / PODS_PER_HEAP_MIB;
@@ -58,7 +60,7 @@ public final class SidecarContainer {
 
   /**
    * The memory limit (and request) of a sidecar that watches up to {@code pods} pods: its heap
-   * ({@link #heapMiB}) plus {@link #NON_HEAP_MIB}: 128 MiB up to 2,560 pods, 148 MiB at 5,000.
+   * ({@link #heapMiB}) plus {@link #NON_HEAP_MIB}: 80 MiB up to 1,024 pods, 112 MiB at 5,000.
    */
   public static int memoryMiB(int pods) {
     return heapMiB(pods) + NON_HEAP_MIB;

@@ -87,16 +87,17 @@ class LauncherRunTimeTest {
   /** Heap and memory follow the pods the sidecar watches: the launcher and every worker. */
   @Test
   void theSidecarIsSizedForTheJob() {
-    assertThat(SidecarContainer.heapMiB(3)).isEqualTo(32);
-    assertThat(SidecarContainer.heapMiB(2560)).isEqualTo(32);
-    assertThat(SidecarContainer.heapMiB(5001)).isEqualTo(52);
-    assertThat(SidecarContainer.memoryMiB(5001)).isEqualTo(148);
+    assertThat(SidecarContainer.heapMiB(3)).isEqualTo(16);
+    assertThat(SidecarContainer.heapMiB(1024)).isEqualTo(16);
+    assertThat(SidecarContainer.heapMiB(1025)).isEqualTo(17);
+    assertThat(SidecarContainer.heapMiB(5001)).isEqualTo(48);
+    assertThat(SidecarContainer.memoryMiB(5001)).isEqualTo(112);
     Container small = sidecar(launcher(2));
-    assertThat(env(small)).contains(" -Xmx32m ");
-    assertThat(small.getResources().getLimits().get("memory")).isEqualTo(new Quantity("128Mi"));
+    assertThat(env(small)).contains(" -Xmx16m ");
+    assertThat(small.getResources().getLimits().get("memory")).isEqualTo(new Quantity("80Mi"));
     Container large = sidecar(launcher(5000));
-    assertThat(env(large)).contains(" -Xmx52m ");
-    assertThat(large.getResources().getLimits().get("memory")).isEqualTo(new Quantity("148Mi"));
+    assertThat(env(large)).contains(" -Xmx48m ");
+    assertThat(large.getResources().getLimits().get("memory")).isEqualTo(new Quantity("112Mi"));
     assertThat(large.getResources().getRequests()).isEqualTo(large.getResources().getLimits());
     assertThat(large.getArgs()).containsSubsequence("--max-workers", "5000");
   }

@@ -306,7 +306,7 @@ class TfJobRulesTest {
                         + requests),
                 2))
         .containsEntry("cpu", "2250m")
-        .containsEntry("memory", "128Mi");
+        .containsEntry("memory", "80Mi");
     assertThat(
             TfGangPlanner.minResources(
                 model(
