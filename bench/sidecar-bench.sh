@@ -6,7 +6,7 @@
 # resident memory, the group's peak memory and OOM kills, the delay from a Ready change to
 # discover_hosts.sh changing, lists and watches, and SIGTERM to exit.
 #
-# Usage: bench/sidecar-bench.sh [--workers N] [--flips N] [--smoke] [--no-build] [--no-limits]
+# Usage: bench/sidecar-bench.sh [--workers N] [--flips N] [--smoke] [--no-build] [--no-limits] [--tls]
 #        bench/sidecar-bench.sh --floor [--workers N] [--runs N] [--no-build]
 #   --workers N  worker pods the sidecar watches (default 100; 5000 shows the largest jobs fit)
 #   --flips N    Ready changes to time (default 2 x workers, at least 40, at most 400)
@@ -15,6 +15,8 @@
 #                0 on SIGTERM; prints the figures and judges none of them (for CI)
 #   --no-build   use the shaded jar already in sidecar/target (after mvn package or verify)
 #   --no-limits  no control group (the limits need write access to /sys/fs/cgroup, as root has)
+#   --tls        the API over HTTPS, as in a cluster: the sidecar checks the server's certificate
+#                against a CA file (KUBERNETES_CERTS_CA_FILE)
 #   --floor      not the sidecar: the peak RSS of what a pod watch needs, one library added per
 #                step (JVM and picocli; the JDK's HTTP client; Jackson trees; fabric8's model;
 #                HttpURLConnection; Jackson's streaming parser), each its own process under the
@@ -30,6 +32,7 @@ flips=
 smoke=
 build=1
 limits=
+tls=
 floor=
 runs=1
 while [ $# -gt 0 ]; do
@@ -39,9 +42,10 @@ while [ $# -gt 0 ]; do
     --smoke) smoke=smoke; workers=4; flips=8; shift ;;
     --no-build) build=; shift ;;
     --no-limits) limits=no-limits; shift ;;
+    --tls) tls=tls; shift ;;
     --floor) floor=1; shift ;;
     --runs) runs=$2; shift 2 ;;
-    *) echo "usage: $0 [--workers N] [--flips N] [--smoke] [--no-build] [--no-limits] [--floor [--runs N]]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--workers N] [--flips N] [--smoke] [--no-build] [--no-limits] [--tls] [--floor [--runs N]]" >&2; exit 2 ;;
   esac
 done
 if [ -z "$flips" ]; then
@@ -71,4 +75,4 @@ if [ -n "${JOBC_BENCH_NMT:-}" ]; then
   nmt=(-Dbench.nmt=true)
 fi
 "$java" "${nmt[@]}" -Djava.util.logging.config.file=sidecar/src/test/resources/test-logging.properties -cp "sidecar/target/test-classes:sidecar/target/classes:$(cat "$cp_file")" \
-  dev.jobc.sidecar.SidecarBench sidecar/target/jobc-sidecar.jar "$workers" "$flips" $smoke $limits ${opts:+"$opts"}
+  dev.jobc.sidecar.SidecarBench sidecar/target/jobc-sidecar.jar "$workers" "$flips" $smoke $limits $tls ${opts:+"$opts"}

@@ -37,6 +37,8 @@ step "limits-bench.sh --smoke" bench/limits-bench.sh --smoke
 step "warm-bench.sh --smoke" bench/warm-bench.sh --smoke
 # After a build: the sidecar jar exists, --no-build only writes the test classpath it runs with.
 step "sidecar-bench.sh --smoke" bench/sidecar-bench.sh --smoke --no-build
+# The same over HTTPS, as in a cluster: the CA file and the server's name are checked.
+step "sidecar-bench.sh --smoke --tls" bench/sidecar-bench.sh --smoke --tls --no-build
 
 printf '\n==== bench smoke: %d failed, %ds in all\n' "${#failed[@]}" $((SECONDS - started))
 if ((${#failed[@]})); then
