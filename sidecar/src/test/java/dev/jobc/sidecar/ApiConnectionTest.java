@@ -366,14 +366,7 @@ class ApiConnectionTest {
               peer.write(frame(true, 0x2, binary, null));
               peer.write(frame(true, 0x8, new byte[] {0x03, (byte) 0xE8}, null));
             });
-    List<byte[]> messages = new ArrayList<>();
-    try (server) {
-      try (ApiConnection.Watch watch = connection(server.uri(""), () -> null).watch("/w")) {
-        for (byte[] m; (m = watch.next()) != null; ) {
-          messages.add(m);
-        }
-      }
-    }
+    List<byte[]> messages = messages(server);
     assertThat(texts(messages))
         .containsExactlyElementsOf(texts(List.of(small, medium, large, binary)));
     assertThat(medium[126] ^ medium[127]).as("the pattern is not constant").isNotZero();
@@ -420,14 +413,7 @@ class ApiConnectionTest {
               peer.write(frame(true, 0x1, "{\"after\":1}".getBytes(UTF8), null));
               peer.write(frame(true, 0x8, new byte[0], null));
             });
-    List<byte[]> messages = new ArrayList<>();
-    try (server) {
-      try (ApiConnection.Watch watch = connection(server.uri(""), () -> null).watch("/w")) {
-        for (byte[] m; (m = watch.next()) != null; ) {
-          messages.add(m);
-        }
-      }
-    }
+    List<byte[]> messages = messages(server);
     assertThat(texts(messages))
         .containsExactly("{\"type\":\"DELETED\",\"object\":{}}", "{\"after\":1}");
     Frame p = pong.get();
@@ -1073,5 +1059,20 @@ class ApiConnectionTest {
     Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor()).as("keytool %s: %s", args[0], output).isZero();
+  }
+
+  /**
+   * Every message of a watch of {@code server} (no token), until it ends; then the server stops.
+   */
+  private static List<byte[]> messages(Server server) throws Exception {
+    List<byte[]> messages = new ArrayList<>();
+    try (server) {
+      try (ApiConnection.Watch watch = connection(server.uri(""), () -> null).watch("/w")) {
+        for (byte[] m; (m = watch.next()) != null; ) {
+          messages.add(m);
+        }
+      }
+    }
+    return messages;
   }
 }
