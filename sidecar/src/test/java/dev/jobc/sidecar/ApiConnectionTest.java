@@ -538,14 +538,7 @@ class ApiConnectionTest {
     ApiConnection.Response response;
     try (server) {
       response =
-          new ApiConnection(
-                  URI.create("https://127.0.0.1:" + server.port()),
-                  () -> "tls-token",
-                  ApiConnection.trusting(serverPem),
-                  "jobc-sidecar/test",
-                  Duration.ofSeconds(30),
-                  Duration.ofSeconds(30),
-                  Duration.ofSeconds(1))
+          tls("https://127.0.0.1:" + server.port(), () -> "tls-token", serverPem)
               .list("/api/v1/pods");
     }
     assertThat(response.text()).isEqualTo("{\"tls\":true}");
@@ -557,15 +550,7 @@ class ApiConnectionTest {
   void httpsWithAnotherCaFailsTheHandshake() throws Exception {
     Server server = Server.tls(serverStore, ApiConnectionTest::respondUnlessHandshakeFails);
     try (server) {
-      ApiConnection c =
-          new ApiConnection(
-              URI.create("https://127.0.0.1:" + server.port()),
-              () -> "never-sent",
-              ApiConnection.trusting(otherPem),
-              "jobc-sidecar/test",
-              Duration.ofSeconds(30),
-              Duration.ofSeconds(30),
-              Duration.ofSeconds(1));
+      ApiConnection c = tls("https://127.0.0.1:" + server.port(), () -> "never-sent", otherPem);
       assertThatThrownBy(() -> c.list("/api/v1/pods")).isInstanceOf(SSLHandshakeException.class);
     }
     assertThat(server.requests()).as("no request went out").isEmpty();
@@ -582,15 +567,7 @@ class ApiConnectionTest {
         .isEqualTo("127.0.0.1");
     Server server = Server.tls(serverStore, ApiConnectionTest::respondUnlessHandshakeFails);
     try (server) {
-      ApiConnection c =
-          new ApiConnection(
-              URI.create("https://localhost:" + server.port()),
-              () -> "never-sent",
-              ApiConnection.trusting(serverPem),
-              "jobc-sidecar/test",
-              Duration.ofSeconds(30),
-              Duration.ofSeconds(30),
-              Duration.ofSeconds(1));
+      ApiConnection c = tls("https://localhost:" + server.port(), () -> "never-sent", serverPem);
       assertThatThrownBy(() -> c.list("/api/v1/pods"))
           .isInstanceOf(SSLHandshakeException.class)
           .hasMessageContaining("localhost");
@@ -1074,5 +1051,17 @@ class ApiConnectionTest {
       }
     }
     return messages;
+  }
+
+  /** A connection over TLS to {@code url} that trusts the certificates of {@code pem} only. */
+  private static ApiConnection tls(String url, Supplier<String> token, byte[] pem) {
+    return new ApiConnection(
+        URI.create(url),
+        token,
+        ApiConnection.trusting(pem),
+        "jobc-sidecar/test",
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(30),
+        Duration.ofSeconds(1));
   }
 }
