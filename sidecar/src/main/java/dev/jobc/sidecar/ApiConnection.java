@@ -51,6 +51,9 @@ final class ApiConnection {
   /** The largest response body or watch event read, in bytes: far above any pod, page or Status. */
   static final int MAX_BODY = 64 << 20;
 
+  /** Nonces and frame masks (RFC 6455 4.1, 5.3); one generator for the process. */
+  private static final SecureRandom RANDOM = new SecureRandom();
+
   private static final String WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
 
   private final URI server;
@@ -125,24 +128,8 @@ final class ApiConnection {
         reconnect);
   }
 
-  /** The same server and credentials under another user agent. */
-  ApiConnection withUserAgent(String agent) {
-    return new ApiConnection(
-        server, token, tls, agent, connectTimeout, requestTimeout, watchReconnect);
-  }
-
-  /** The same, waiting {@code interval} before a dropped watch is opened again. */
-  ApiConnection withWatchReconnect(Duration interval) {
-    return new ApiConnection(
-        server, token, tls, userAgent, connectTimeout, requestTimeout, interval);
-  }
-
   URI server() {
     return server;
-  }
-
-  String userAgent() {
-    return userAgent;
   }
 
   /** How long a dropped watch waits before it is opened again from the last resource version. */
@@ -275,7 +262,7 @@ final class ApiConnection {
     Socket socket = open();
     try {
       byte[] nonce = new byte[16];
-      new SecureRandom().nextBytes(nonce);
+      RANDOM.nextBytes(nonce);
       String key = Base64.getEncoder().encodeToString(nonce);
       StringBuilder head = requestHead("GET", pathAndQuery);
       head.append("Upgrade: websocket\r\n")
@@ -575,7 +562,7 @@ final class ApiConnection {
     /** A client frame: always masked (RFC 6455 5.3). */
     private synchronized void send(int opcode, byte[] payload) throws IOException {
       byte[] mask = new byte[4];
-      new SecureRandom().nextBytes(mask);
+      RANDOM.nextBytes(mask);
       ByteArrayOutputStream frame = new ByteArrayOutputStream(payload.length + 14);
       frame.write(0x80 | opcode);
       if (payload.length < 126) {

@@ -1,7 +1,6 @@
 package dev.jobc.sidecar;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -71,7 +70,6 @@ final class Informer<T> implements AutoCloseable {
   private volatile boolean closed;
   private volatile ApiConnection.Watch current;
   private volatile Throwable lastError;
-  private volatile boolean listed;
 
   Informer(
       String thread,
@@ -171,7 +169,6 @@ final class Informer<T> implements AutoCloseable {
       objects.clear();
       objects.putAll(all);
     }
-    listed = true;
     lastError = null;
     changed.run();
     return version;
@@ -272,11 +269,6 @@ final class Informer<T> implements AutoCloseable {
     }
   }
 
-  /** Whether the first list has completed. */
-  boolean listed() {
-    return listed;
-  }
-
   /** The last API error since the last successful list, or {@code null}. */
   Throwable lastError() {
     return lastError;
@@ -305,10 +297,5 @@ final class Informer<T> implements AutoCloseable {
     }
     int nl = m.indexOf('\n');
     return nl < 0 ? m : m.substring(0, nl);
-  }
-
-  /** An I/O failure as the unchecked exception the informer's sources throw. */
-  static UncheckedIOException unchecked(IOException e) {
-    return new UncheckedIOException(e.getMessage(), e);
   }
 }

@@ -58,16 +58,6 @@ final class JobWatch implements AutoCloseable {
     return informer.snapshot();
   }
 
-  /** Whether the first list has completed. */
-  boolean listed() {
-    return informer.listed();
-  }
-
-  /** The last API error since the last successful list, or {@code null}. */
-  Throwable lastError() {
-    return informer.lastError();
-  }
-
   @Override
   public void close() {
     informer.close();
