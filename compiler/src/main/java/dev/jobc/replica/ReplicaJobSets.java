@@ -31,7 +31,9 @@ import java.util.Map;
  * plain target's are, so the Job controller adds no {@code JOB_COMPLETION_INDEX} to the pods'
  * environment (the webhook would default them to Indexed). Upstream's host names {@code
  * <job>-<type>-<i>} stay: the headless Service of each replica selects the JobSet's pod of its
- * replicated Job by the labels the JobSet controller puts on it.
+ * replicated Job by the labels the JobSet controller puts on it, and the pod template names that
+ * host and Service ({@link ReplicaPodTemplates#hostname}), which the JobSet leaves alone with its
+ * DNS host names off.
  */
 public final class ReplicaJobSets {
   /** The child Jobs' {@code completionMode}: no index, no {@code JOB_COMPLETION_INDEX}. */

@@ -57,7 +57,15 @@ record RenderedPods(String caseName, String object, JsonNode spec) {
     return RENDERED.computeIfAbsent(caseDir, RenderedPods::render);
   }
 
-  private static List<RenderedPods> render(Path caseDir) {
+  /** Each case's output, rendered once per JVM. */
+  private static final Map<Path, List<JsonNode>> DOCUMENTS = new ConcurrentHashMap<>();
+
+  /** The objects {@code jobc render} prints for one case today, in output order. */
+  static List<JsonNode> documents(Path caseDir) {
+    return DOCUMENTS.computeIfAbsent(caseDir, RenderedPods::renderDocuments);
+  }
+
+  private static List<JsonNode> renderDocuments(Path caseDir) {
     List<String> args = new GoldenCase(caseDir, GoldenCase.Expectation.SUCCESS, false).arguments();
     GoldenCasesTest.Run run = GoldenCasesTest.run(caseDir, args);
     if (run.exit() != 0 || !run.crash().isEmpty()) {
@@ -71,10 +79,17 @@ record RenderedPods(String caseName, String object, JsonNode spec) {
               + run.err()
               + run.crash());
     }
-    List<RenderedPods> out = new ArrayList<>();
+    List<JsonNode> out = new ArrayList<>();
     for (Document doc :
         new YamlLoader(YamlLimits.defaults()).load(new Source("stdout", run.out())).documents()) {
-      JsonNode root = doc.root();
+      out.add(doc.root());
+    }
+    return out;
+  }
+
+  private static List<RenderedPods> render(Path caseDir) {
+    List<RenderedPods> out = new ArrayList<>();
+    for (JsonNode root : documents(caseDir)) {
       String kind = root.path("kind").asText();
       JsonNode spec =
           switch (kind) {
