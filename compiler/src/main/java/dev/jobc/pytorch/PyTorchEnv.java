@@ -93,7 +93,7 @@ final class PyTorchEnv {
   /** {@code getNprocPerNodeInt}: {@code nprocPerNode} as a whole number, else 1. */
   static int nprocPerNodeInt(PyTorchJobModel model) {
     String nproc = model.nprocPerNode();
-    if (nproc != null && !nproc.isEmpty() && Character.isDigit(nproc.charAt(0))) {
+    if (nproc != null && PyTorchJobValidator.NUMBER.matcher(nproc).matches()) {
       return Integer.parseInt(nproc);
     }
     return 1;

@@ -28,8 +28,11 @@ public final class PyTorchJobValidator {
   static final FieldPath ELASTIC = FieldPath.of("spec", "elasticPolicy");
   static final FieldPath NPROC_PER_NODE = FieldPath.of("spec", "nprocPerNode");
 
-  /** torchrun's {@code --nproc-per-node}: {@code auto}, {@code cpu}, {@code gpu} or a count. */
-  private static final Pattern NPROC = Pattern.compile("auto|cpu|gpu|[0-9]{1,10}");
+  /**
+   * A number as training-operator reads {@code nprocPerNode} ({@code strconv.Atoi} in {@code
+   * pytorch/envvar.go getNprocPerNodeInt}); any other text is a device type for torchrun.
+   */
+  static final Pattern NUMBER = Pattern.compile("[+-]?[0-9]+");
 
   private PyTorchJobValidator() {}
 
@@ -191,13 +194,20 @@ public final class PyTorchJobValidator {
     }
   }
 
+  /**
+   * {@code nprocPerNode} as torchrun takes it ({@code torch/distributed/run.py
+   * determine_local_world_size}): a number of processes, or a device type: {@code auto}, {@code
+   * cpu}, {@code gpu}, {@code xpu} or the name of whatever backend the image registers ({@code
+   * npu}, ...), so any text but the empty one, which torchrun refuses. training-operator accepts
+   * any string; a number below 1 starts no process, and one past {@code int} no count.
+   */
   private static void validateNprocPerNode(String nproc, List<Finding> out) {
     if (nproc == null) {
       return;
     }
-    boolean ok = NPROC.matcher(nproc).matches();
-    if (ok && Character.isDigit(nproc.charAt(0))) {
-      long n = Long.parseLong(nproc);
+    boolean ok = !nproc.isEmpty();
+    if (NUMBER.matcher(nproc).matches()) {
+      long n = nproc.length() > 11 ? Long.MAX_VALUE : Long.parseLong(nproc);
       ok = n >= 1 && n <= Integer.MAX_VALUE;
     }
     if (!ok) {
@@ -207,9 +217,10 @@ public final class PyTorchJobValidator {
               NPROC_PER_NODE,
               "Invalid value: "
                   + Quoting.quote(nproc)
-                  + ": must be auto, cpu, gpu or a number of processes from 1 to "
+                  + ": must be a number of processes from 1 to "
                   + Integer.MAX_VALUE
-                  + " (torchrun's --nproc-per-node)"));
+                  + ", or a device type such as auto, cpu, gpu or xpu (torchrun's"
+                  + " --nproc-per-node)"));
     }
   }
 }

@@ -128,7 +128,10 @@ class PyTorchJobRulesTest {
 
   @Test
   void nprocPerNodeMustBeSomethingTorchrunReads() {
-    for (String ok : List.of("auto", "cpu", "gpu", "1", "08", "2147483647")) {
+    // torchrun takes device types it knows (xpu) and the registered backend's (npu, or any name):
+    // only the empty text and counts below 1 or past an int are refused.
+    for (String ok :
+        List.of("auto", "cpu", "gpu", "xpu", "npu", "Auto", "1.5", "1", "08", "+2", "2147483647")) {
       assertThat(
               errors(
                   model(
@@ -139,7 +142,7 @@ class PyTorchJobRulesTest {
           .as(ok)
           .isEmpty();
     }
-    for (String bad : List.of("", "0", "-1", "+2", "Auto", "2147483648", "1.5")) {
+    for (String bad : List.of("", "0", "-1", "+0", "2147483648", "99999999999999999999")) {
       assertThat(
               errors(
                   model(
