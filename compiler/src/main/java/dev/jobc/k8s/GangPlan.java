@@ -11,7 +11,7 @@ import java.util.SortedMap;
  * @param minMember pods that must be schedulable together (0: none)
  * @param queue Volcano queue, or {@code null}
  * @param priorityClassName Volcano PodGroup priority class, or {@code null}
- * @param scheduleTimeoutSeconds scheduler-plugins wait for the gang (0 as upstream defaults it)
+ * @param scheduleTimeoutSeconds scheduler-plugins wait for the gang, or {@code null} to leave it out
  * @param minResources canonical quantities by resource name, or {@code null} for none
  */
 public record GangPlan(
@@ -20,7 +20,7 @@ public record GangPlan(
     int minMember,
     String queue,
     String priorityClassName,
-    int scheduleTimeoutSeconds,
+    Integer scheduleTimeoutSeconds,
     SortedMap<String, String> minResources) {
 
   /** The two PodGroup APIs mpi-operator v2 and training-operator v1.9 drive. */

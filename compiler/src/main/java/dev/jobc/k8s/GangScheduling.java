@@ -62,8 +62,9 @@ public final class GangScheduling {
   /**
    * The plan once a kind has decided {@code minMember}, the Volcano queue and priority class and
    * {@code minResources}: the scheduler's flavor and pod {@code schedulerName}, the policy's {@code
-   * scheduleTimeoutSeconds} (0 when unset) and no {@code minResources} when there are none, as both
-   * operators fill their PodGroup spec.
+   * scheduleTimeoutSeconds}, else {@code unsetTimeout} (mpi-operator writes 0, training-operator
+   * nothing), and no {@code minResources} when there are none, as both operators fill their
+   * PodGroup spec.
    */
   public static GangPlan plan(
       String scheduler,
@@ -71,10 +72,11 @@ public final class GangScheduling {
       int minMember,
       String queue,
       String priorityClass,
-      SortedMap<String, String> minResources) {
-    int timeout =
+      SortedMap<String, String> minResources,
+      Integer unsetTimeout) {
+    Integer timeout =
         policy == null || policy.scheduleTimeoutSeconds() == null
-            ? 0
+            ? unsetTimeout
             : policy.scheduleTimeoutSeconds();
     return new GangPlan(
         flavor(scheduler),
@@ -159,7 +161,7 @@ public final class GangScheduling {
     if (gang.flavor() == Flavor.VOLCANO) {
       putIfSet(spec, "queue", gang.queue());
       putIfSet(spec, "priorityClassName", gang.priorityClassName());
-    } else {
+    } else if (gang.scheduleTimeoutSeconds() != null) {
       spec.put("scheduleTimeoutSeconds", gang.scheduleTimeoutSeconds());
     }
     GenericKubernetesResource group = new GenericKubernetesResource();

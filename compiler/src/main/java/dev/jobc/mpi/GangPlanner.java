@@ -90,8 +90,10 @@ public final class GangPlanner {
         priorityClass = priorityClassName(job.worker());
       }
     }
+    // mpi-operator v0.8.2 pkg/controller/podgroup.go newPodGroup (scheduler-plugins): the
+    // timeout is 0 unless the policy sets one.
     return Optional.of(
-        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, minResources));
+        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, minResources, 0));
   }
 
   /** A replica template's {@code priorityClassName}, or {@code null}. */

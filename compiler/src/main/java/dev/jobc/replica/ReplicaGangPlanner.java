@@ -71,8 +71,10 @@ public final class ReplicaGangPlanner {
       priorityClass =
           policy != null && nonEmpty(policy.priorityClass()) ? policy.priorityClass() : null;
     }
+    // training-operator v1.9.0 common/job.go ReconcileJobs: schedulerTimeout stays nil unless the
+    // policy sets one, and the scheduler-plugins PodGroup leaves it out (omitempty).
     return Optional.of(
-        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, min));
+        GangScheduling.plan(scheduler, policy, minMember, queue, priorityClass, min, null));
   }
 
   /**

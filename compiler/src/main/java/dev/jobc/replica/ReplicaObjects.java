@@ -1,10 +1,19 @@
 package dev.jobc.replica;
 
+import dev.jobc.conventions.MpiLabels;
 import dev.jobc.conventions.ReplicaLabels;
+import dev.jobc.k8s.GangPlan;
 import dev.jobc.k8s.GangScheduling;
+import dev.jobc.k8s.Metadata;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.Option;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A plan's objects. The plain target: the sidecar's RBAC, a Service per replica, a Job or Pod per
@@ -27,9 +36,34 @@ public final class ReplicaObjects {
       out.addAll(plan.pods() ? pods.generate(plan) : jobs.generate(plan));
     }
     if (plan.gang() != null) {
-      out.add(GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));
+      out.add(
+          podGroup(
+              plan.gang(), plan.name(), plan.namespace(), plan.options(), plan.job().metadata()));
     }
     return out;
+  }
+
+  /**
+   * The job's PodGroup with the job's annotations, as training-operator v1.9.0 creates it ({@code
+   * common/scheduling.go SyncPodGroup}: {@code SetAnnotations(job.GetAnnotations())}), less jobc's
+   * own {@code jobc.dev/*} options, and with the annotations every jobc object carries over them.
+   * TFJob's too.
+   */
+  public static GenericKubernetesResource podGroup(
+      GangPlan gang, String name, String namespace, CompileOptions options, ObjectMeta job) {
+    Map<String, String> annotations = new LinkedHashMap<>();
+    if (job != null && job.getAnnotations() != null) {
+      job.getAnnotations()
+          .forEach(
+              (k, v) -> {
+                if (!k.startsWith(Option.ANNOTATION_PREFIX)) {
+                  annotations.put(k, v);
+                }
+              });
+    }
+    annotations.putAll(Metadata.objectAnnotations(options));
+    return GangScheduling.podGroup(
+        gang, name, namespace, MpiLabels.objectLabels(name), annotations);
   }
 
   /** The Services, then the JobSet. */

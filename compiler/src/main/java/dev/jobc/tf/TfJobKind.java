@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
-import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.OutputSize;
+import dev.jobc.replica.ReplicaObjects;
 import dev.jobc.kind.JobKind;
 import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -86,7 +86,9 @@ public final class TfJobKind implements JobKind<TfJob, TfJobModel, TfJobPlan> {
       out.addAll(plan.pods() ? pods.generate(plan) : jobs.generate(plan));
     }
     if (plan.gang() != null) {
-      out.add(GangScheduling.podGroup(plan.gang(), plan.name(), plan.namespace(), plan.options()));
+      out.add(
+          ReplicaObjects.podGroup(
+              plan.gang(), plan.name(), plan.namespace(), plan.options(), plan.job().metadata()));
     }
     return out;
   }
