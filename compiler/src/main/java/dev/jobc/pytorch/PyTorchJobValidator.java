@@ -1,5 +1,6 @@
 package dev.jobc.pytorch;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import static dev.jobc.diag.Finding.error;
 import static dev.jobc.diag.Finding.warning;
 
@@ -184,13 +185,19 @@ public final class PyTorchJobValidator {
                   + " generateEnvRDZVConf fails on an empty list and never creates the pods"));
     }
     FieldRules.nonNegative(ELASTIC.child("maxRestarts"), elastic.maxRestarts(), out);
-    if (elastic.metrics() != null && !elastic.metrics().isEmpty()) {
+    // hpa.go ReconcileHPA makes an autoscaler whenever metrics is not nil: an empty list too,
+    // which the API server defaults to 80% average CPU utilisation (kubernetes
+    // pkg/apis/autoscaling/v2/defaults.go SetDefaults_HorizontalPodAutoscaler); null makes none.
+    JsonNode metrics = elastic.metrics();
+    if (metrics != null && !metrics.isNull() && !metrics.isMissingNode()) {
       out.add(
           warning(
               ELASTIC.child("metrics"),
               "ignored: no HorizontalPodAutoscaler is rendered; training-operator's (ReconcileHPA)"
-                  + " scaled the PyTorchJob itself, which is not applied once rendered, so the"
-                  + " workers run as many as the Worker's replicas say"));
+                  + " scaled the PyTorchJob itself"
+                  + (metrics.isEmpty() ? " (on 80% CPU utilisation, the default of no metrics)" : "")
+                  + ", which is not applied once rendered, so the workers run as many as the"
+                  + " Worker's replicas say"));
     }
   }
 

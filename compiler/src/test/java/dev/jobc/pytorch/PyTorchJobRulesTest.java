@@ -127,6 +127,24 @@ class PyTorchJobRulesTest {
   }
 
   @Test
+  void metricsWarnUnlessNull() {
+    // hpa.go ReconcileHPA: an autoscaler whenever metrics is not nil, an empty list included.
+    for (String metrics : List.of("[]", "[{type: Resource}]", "null")) {
+      List<Finding> warnings =
+          PyTorchJobValidator.validate(
+                  model(
+                      "  elasticPolicy:\n    minReplicas: 1\n    maxReplicas: 1\n    metrics: "
+                          + metrics
+                          + "\n  pytorchReplicaSpecs:\n    Worker:\n      replicas: 1\n"
+                          + POD))
+              .stream()
+              .filter(f -> f.path().toString().equals("spec.elasticPolicy.metrics"))
+              .toList();
+      assertThat(warnings).as(metrics).hasSize(metrics.equals("null") ? 0 : 1);
+    }
+  }
+
+  @Test
   void nprocPerNodeMustBeSomethingTorchrunReads() {
     // torchrun takes device types it knows (xpu) and the registered backend's (npu, or any name):
     // only the empty text and counts below 1 or past an int are refused.
