@@ -604,7 +604,9 @@ public final class ManifestCompiler {
     return screening.disposition();
   }
 
-  /** Judges one document's root: a job of a registered kind, an object to pass through, or neither. */
+  /**
+   * Judges one document's root: a job of a registered kind, an object to pass through, or neither.
+   */
   public Screening screen(JsonNode root) {
     List<Finding> header = ObjectIdentity.header(root);
     if (!header.isEmpty()) {

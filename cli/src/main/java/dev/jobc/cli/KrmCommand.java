@@ -161,8 +161,7 @@ final class KrmCommand implements Callable<Integer> {
       if (skip != null) {
         // Tool configuration (a kustomization, what it names, an Argo CD plugin): render leaves
         // the file out with this note; here it passes through untouched, as kpt's own files do.
-        Diagnostic d =
-            new Diagnostic(Severity.NOTE, Code.NOTE, where.name(), -1, -1, "", skip);
+        Diagnostic d = new Diagnostic(Severity.NOTE, Code.NOTE, where.name(), -1, -1, "", skip);
         diagnostics.add(d);
         results.add(result(d, null, where));
         items.add(item);

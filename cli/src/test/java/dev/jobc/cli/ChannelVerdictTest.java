@@ -72,16 +72,16 @@ class ChannelVerdictTest {
         miss("kubeflow.org/v1", "TrainingJob", "kind"),
         miss("kubeflow.com/v1", "PyTorchJob", "apiVersion"),
         new Case(
-        // Tool configuration: skipped with a note by render, passed through with it by krm.
+            // Tool configuration: skipped with a note by render, passed through with it by krm.
             Map.of(
-            "job.yaml",
-            JOB,
-            "kustomization.yaml",
-            "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
-                + "resources: [job.yaml]\npatches:\n- path: patch.yaml\n",
-            "patch.yaml",
-            "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: ok}\n"
-                + "spec: {runPolicy: {suspend: true}}\n"),
+                "job.yaml",
+                JOB,
+                "kustomization.yaml",
+                "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n"
+                    + "resources: [job.yaml]\npatches:\n- path: patch.yaml\n",
+                "patch.yaml",
+                "apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: ok}\n"
+                    + "spec: {runPolicy: {suspend: true}}\n"),
             0,
             List.of("kustomization.yaml note skipped: ", "patch.yaml note skipped: ")),
         new Case(
@@ -104,17 +104,18 @@ class ChannelVerdictTest {
     }
     Run render = Run.in(dir, "render", ".");
     Run argocd =
-        Run.of(new JobcCommand(dir, System.in, Map.of("ARGOCD_APP_NAMESPACE", "training")), "argocd");
-    Run krm =
-        Run.withStdin(
-            dir, resourceList(files).getBytes(StandardCharsets.UTF_8), "krm");
+        Run.of(
+            new JobcCommand(dir, System.in, Map.of("ARGOCD_APP_NAMESPACE", "training")), "argocd");
+    Run krm = Run.withStdin(dir, resourceList(files).getBytes(StandardCharsets.UTF_8), "krm");
 
     Verdict expected = Verdict.of(render);
     assertThat(expected.exitCode()).as(render.err()).isEqualTo(c.exitCode());
     for (String report : c.reports()) {
       assertThat(expected.reports()).as(render.err()).anyMatch(r -> r.startsWith(report));
     }
-    assertThat(Verdict.of(argocd)).as("argocd against render\n%s", argocd.err()).isEqualTo(expected);
+    assertThat(Verdict.of(argocd))
+        .as("argocd against render\n%s", argocd.err())
+        .isEqualTo(expected);
     assertThat(Verdict.of(krm)).as("krm against render\n%s", krm.err()).isEqualTo(expected);
   }
 
@@ -158,5 +159,4 @@ class ChannelVerdictTest {
       return new Verdict(run.exitCode(), reports);
     }
   }
-
 }

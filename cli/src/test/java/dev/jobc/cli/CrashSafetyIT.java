@@ -23,10 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/jobc render -o DIR} killed with SIGKILL at a random step of its swap, many times: DIR
  * is always there, {@code --check} finds the previous render in it or (once the swap's journal is
  * committed) refuses it until a render finishes the swap, and the next render finishes or undoes
- * what was left. The process waits at the chosen step
- * (system property {@code jobc.test.pauseAt}, read by the io code), says so on stderr, and is
- * killed there: no sleeps, no timing. The steps are chosen by a seeded random generator; the seed
- * is printed and can be set with {@code -Djobc.test.seed}.
+ * what was left. The process waits at the chosen step (system property {@code jobc.test.pauseAt},
+ * read by the io code), says so on stderr, and is killed there: no sleeps, no timing. The steps are
+ * chosen by a seeded random generator; the seed is printed and can be set with {@code
+ * -Djobc.test.seed}.
  */
 class CrashSafetyIT {
   private static final Path JOBC = ExternalCommand.root().resolve("bin/jobc");

@@ -104,8 +104,7 @@ class LimitBoundariesTest {
   @Test
   void numberDigits() {
     String text = "n: 12345\n"; // five digits
-    assertThat(codes(new YamlLimits(CHARS, DEPTH, NODES, ALIASES, ALIAS_NODES, 5), text))
-        .isEmpty();
+    assertThat(codes(new YamlLimits(CHARS, DEPTH, NODES, ALIASES, ALIAS_NODES, 5), text)).isEmpty();
     assertThat(codes(new YamlLimits(CHARS, DEPTH, NODES, ALIASES, ALIAS_NODES, 4), text))
         .containsExactly(Code.LIMIT);
   }

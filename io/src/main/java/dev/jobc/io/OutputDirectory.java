@@ -52,8 +52,9 @@ import java.util.regex.Pattern;
  * enough to finish the new one: the next render finishes what the journal says, or removes a
  * staging that never got a journal. {@code --check} reads the directory as the finished swap would
  * leave it, for its diff, and refuses it while the journal is there: until a render finishes the
- * swap, what a reader of the files (kubectl, git) sees is part old render, part new. No file is ever the only copy of a render while it is deleted. Writers take turns
- * through a {@link DirectoryLock} on {@value #LOCK} inside the directory.
+ * swap, what a reader of the files (kubectl, git) sees is part old render, part new. No file is
+ * ever the only copy of a render while it is deleted. Writers take turns through a {@link
+ * DirectoryLock} on {@value #LOCK} inside the directory.
  */
 public final class OutputDirectory {
   /** The file inside the directory that lists the files jobc wrote there. */
@@ -137,11 +138,12 @@ public final class OutputDirectory {
   /**
    * What {@code --check} compares with a render: the directory's files by name (the record among
    * them), as a finished swap leaves them, and the files too long to be ones jobc wrote (not read;
-   * their text is empty here), and whether a render stopped in the middle of its swap: the files
-   * as they are on disk are then a mix of two renders, which {@code --check} must not accept
-   * however the finished swap would compare.
+   * their text is empty here), and whether a render stopped in the middle of its swap: the files as
+   * they are on disk are then a mix of two renders, which {@code --check} must not accept however
+   * the finished swap would compare.
    */
-  public record Contents(SortedMap<String, String> files, Set<String> notRead, boolean unfinished) {}
+  public record Contents(
+      SortedMap<String, String> files, Set<String> notRead, boolean unfinished) {}
 
   /** The directory as the user typed it. */
   public String name() {
