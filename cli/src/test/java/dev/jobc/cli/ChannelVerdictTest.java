@@ -30,17 +30,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * path, message) each channel reports, positions aside (krm has none).
  */
 class ChannelVerdictTest {
-  private static final String JOB =
-      "apiVersion: kubeflow.org/v1\n"
-          + "kind: PyTorchJob\n"
-          + "metadata: {name: ok, namespace: training}\n"
-          + "spec:\n"
-          + "  pytorchReplicaSpecs:\n"
-          + "    Master:\n"
-          + "      replicas: 1\n"
-          + "      template:\n"
-          + "        spec:\n"
-          + "          containers: [{name: pytorch, image: example.com/train:1}]\n";
+  private static final String JOB = ChannelInputs.PYTORCH_JOB;
 
   private static String nearMiss(String apiVersion, String kind) {
     return JOB.replace("apiVersion: kubeflow.org/v1", "apiVersion: " + apiVersion)

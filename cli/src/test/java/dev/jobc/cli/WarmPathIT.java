@@ -174,17 +174,7 @@ class WarmPathIT {
                   throw new java.io.UncheckedIOException(e);
                 }
               });
-      List<String> client =
-          List.of(
-              ROOT.resolve("cli/src/main/jib/usr/local/bin/jobc-warm").toString(),
-              tmp.toString(),
-              "fake",
-              ROOT.resolve("bin/jobc").toString(),
-              ":::",
-              "false",
-              ":::",
-              "render",
-              "-");
+      List<String> client = client("fake");
       Map<String, String> env = new HashMap<>();
       env.put("JAVA_HOME", System.getProperty("java.home"));
       ExternalCommand fellBack = ExternalCommand.run(ROOT, env, input, client);
@@ -208,17 +198,7 @@ class WarmPathIT {
     String input = Files.readString(ROOT.resolve("examples/pi.yaml"));
     try (ServerSocketChannel busy = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
       busy.bind(UnixDomainSocketAddress.of(dir.resolve("busy")));
-      List<String> client =
-          List.of(
-              ROOT.resolve("cli/src/main/jib/usr/local/bin/jobc-warm").toString(),
-              tmp.toString(),
-              "busy",
-              ROOT.resolve("bin/jobc").toString(),
-              ":::",
-              "false",
-              ":::",
-              "render",
-              "-");
+      List<String> client = client("busy");
       Map<String, String> env = new HashMap<>();
       env.put("JAVA_HOME", System.getProperty("java.home"));
       env.put("JOBC_WARM_WAIT", "0.2");
@@ -305,6 +285,23 @@ class WarmPathIT {
     warmEnv.putAll(warm());
     ExternalCommand warm = run(dir, warmEnv, stdin, command);
     assertThat(warm).as(what).isEqualTo(cold);
+  }
+
+  /**
+   * The client run directly against the socket {@code name} below the test's base directory, for
+   * {@code render -}: its cold path is bin/jobc, and no server is started ({@code false}).
+   */
+  private List<String> client(String name) {
+    return List.of(
+        ROOT.resolve("cli/src/main/jib/usr/local/bin/jobc-warm").toString(),
+        tmp.toString(),
+        name,
+        ROOT.resolve("bin/jobc").toString(),
+        ":::",
+        "false",
+        ":::",
+        "render",
+        "-");
   }
 
   /** The environment of a warm run that must be served warm. */

@@ -169,17 +169,9 @@ class WarmServerTest {
 
   // --- one command after another -------------------------------------------------------------
 
+  /** A PyTorchJob named NAME with no namespace. */
   private static final String JOB =
-      "apiVersion: kubeflow.org/v1\n"
-          + "kind: PyTorchJob\n"
-          + "metadata: {name: NAME}\n"
-          + "spec:\n"
-          + "  pytorchReplicaSpecs:\n"
-          + "    Master:\n"
-          + "      replicas: 1\n"
-          + "      template:\n"
-          + "        spec:\n"
-          + "          containers: [{name: pytorch, image: example.com/train:1}]\n";
+      ChannelInputs.PYTORCH_JOB.replace("name: ok, namespace: training", "name: NAME");
 
   /** What a client got for one command: standard output, standard error, exit status. */
   private record Served(String out, String err, int exitCode) {}
