@@ -478,11 +478,19 @@ public final class ManifestCompiler {
         .toList();
   }
 
-  private enum Disposition {
+  /** What becomes of one document: compiled as a job, passed through, or refused. */
+  public enum Disposition {
     JOB,
     PASS_THROUGH,
     REJECTED
   }
+
+  /**
+   * One document's disposition and the findings behind it (field paths, no positions): the one
+   * judgement every channel makes on a document before compiling it, so that {@code jobc krm}
+   * refuses exactly what {@code jobc render} refuses.
+   */
+  public record Screening(Disposition disposition, List<Finding> findings) {}
 
   /** A job that passed bind and defaults: its kind and model, for plan and generate. */
   private record Accepted(JobKind<Object, Object, Object> kind, Object model, Document doc) {}
@@ -591,27 +599,35 @@ public final class ManifestCompiler {
   }
 
   private Disposition classify(Document doc, List<Diagnostic> diagnostics) {
-    JsonNode root = doc.root();
+    Screening screening = screen(doc.root());
+    screening.findings().forEach(f -> diagnostics.add(locate(doc, f)));
+    return screening.disposition();
+  }
+
+  /**
+   * Judges one document's root: a job of a registered kind, an object to pass through, or neither.
+   */
+  public Screening screen(JsonNode root) {
     List<Finding> header = ObjectIdentity.header(root);
     if (!header.isEmpty()) {
-      header.forEach(f -> diagnostics.add(locate(doc, f)));
+      List<Finding> findings = new ArrayList<>(header);
       String kind = root.path("kind").asText();
       if (root.isObject() && kinds.stream().noneMatch(k -> k.kind().equals(kind))) {
         // Not a job either way: say all that is wrong with it as a passed-through document.
-        ObjectIdentity.passThrough(root).forEach(f -> diagnostics.add(locate(doc, f)));
+        findings.addAll(ObjectIdentity.passThrough(root));
       }
-      return Disposition.REJECTED;
+      return new Screening(Disposition.REJECTED, findings);
     }
     String kind = root.path("kind").asText();
-    String apiVersion = apiVersion(doc);
+    String apiVersion = root.path("apiVersion").asText();
     JobKind<?, ?, ?> jobKind = find(kind, group(apiVersion));
     if (jobKind != null) {
       if (schemas.supports(apiVersion, kind) && jobKind.apiVersions().contains(apiVersion)) {
-        return Disposition.JOB;
+        return new Screening(Disposition.JOB, List.of());
       }
-      diagnostics.add(
-          locate(
-              doc,
+      return new Screening(
+          Disposition.REJECTED,
+          List.of(
               Finding.error(
                   Code.NOT_SUPPORTED,
                   FieldPath.of("apiVersion"),
@@ -623,20 +639,17 @@ public final class ManifestCompiler {
                       + jobKind.apiVersions().stream()
                           .map(Quoting::quote)
                           .collect(Collectors.joining(", ")))));
-      return Disposition.REJECTED;
     }
     // A near miss of a job kind is an error: passed through, the job would never run.
     List<Finding> misspelt = KindSpelling.check(kinds, apiVersion, kind);
     if (!misspelt.isEmpty()) {
-      misspelt.forEach(f -> diagnostics.add(locate(doc, f)));
-      return Disposition.REJECTED;
+      return new Screening(Disposition.REJECTED, misspelt);
     }
     List<Finding> identity = ObjectIdentity.passThrough(root);
     if (!identity.isEmpty()) {
-      identity.forEach(f -> diagnostics.add(locate(doc, f)));
-      return Disposition.REJECTED;
+      return new Screening(Disposition.REJECTED, identity);
     }
-    return Disposition.PASS_THROUGH;
+    return new Screening(Disposition.PASS_THROUGH, List.of());
   }
 
   private static String kindName(Document doc) {

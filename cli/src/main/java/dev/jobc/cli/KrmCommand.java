@@ -11,6 +11,7 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Severity;
 import dev.jobc.io.InputFiles;
+import dev.jobc.io.ToolFiles;
 import dev.jobc.load.Document;
 import dev.jobc.load.LoadResult;
 import dev.jobc.load.YamlLimits;
@@ -20,7 +21,6 @@ import dev.jobc.model.OutputObject;
 import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.render.YamlWriter;
-import dev.jobc.validate.ObjectIdentity;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
 import picocli.CommandLine.Model.CommandSpec;
@@ -152,24 +151,27 @@ final class KrmCommand implements Callable<Integer> {
     }
 
     ManifestCompiler compiler = new ManifestCompiler();
-    Set<String> jobKinds =
-        compiler.acceptedKinds().stream()
-            .map(k -> k.substring(k.indexOf(' ') + 1))
-            .collect(Collectors.toSet());
+    Map<String, String> skipped = toolFiles(input.get("items"));
     ArrayNode items = NODES.arrayNode();
     Map<String, String> identities = new HashMap<>();
     int position = 0;
     for (JsonNode item : input.get("items")) {
       Item where = Item.of(item, position++);
-      // The rules every document of `jobc render` meets: an object with a valid kind, and, when it
-      // passes through, a valid name (it names files and appears in messages).
-      List<Finding> invalid = ObjectIdentity.header(item);
-      boolean job = invalid.isEmpty() && jobKinds.contains(item.path("kind").asText());
-      if (invalid.isEmpty() && !job) {
-        invalid = ObjectIdentity.passThrough(item);
+      String skip = skipped.get(where.path());
+      if (skip != null) {
+        // Tool configuration (a kustomization, what it names, an Argo CD plugin): render leaves
+        // the file out with this note; here it passes through untouched, as kpt's own files do.
+        Diagnostic d = new Diagnostic(Severity.NOTE, Code.NOTE, where.name(), -1, -1, "", skip);
+        diagnostics.add(d);
+        results.add(result(d, null, where));
+        items.add(item);
+        continue;
       }
-      if (!invalid.isEmpty()) {
-        for (Finding f : invalid) {
+      // The judgement `jobc render` makes on each document (ManifestCompiler.screen): a valid
+      // kind, no near miss of a job kind, and, when it passes through, a valid name.
+      ManifestCompiler.Screening screening = compiler.screen(item);
+      if (screening.disposition() == ManifestCompiler.Disposition.REJECTED) {
+        for (Finding f : screening.findings()) {
           Diagnostic d =
               new Diagnostic(
                   f.severity(), f.code(), where.name(), -1, -1, f.path().toString(), f.message());
@@ -179,7 +181,7 @@ final class KrmCommand implements Callable<Integer> {
         items.add(item); // kept, as for job errors: exit 1 stops kpt from writing anyway
         continue;
       }
-      if (!job) {
+      if (screening.disposition() == ManifestCompiler.Disposition.PASS_THROUGH) {
         items.add(item);
         remember(identities, item, where, diagnostics, results);
         continue;
@@ -209,6 +211,28 @@ final class KrmCommand implements Callable<Integer> {
       }
     }
     return new Outcome(output(input, items, results), diagnostics);
+  }
+
+  /**
+   * The files among the items that render would leave out as tool configuration ({@link
+   * ToolFiles}), each with its note. kpt names each item's file in its path annotation; a file's
+   * first document is its item of the lowest index.
+   */
+  private static Map<String, String> toolFiles(JsonNode items) {
+    Map<String, JsonNode> first = new LinkedHashMap<>();
+    Map<String, Integer> firstIndex = new HashMap<>();
+    int position = 0;
+    for (JsonNode item : items) {
+      Item where = Item.of(item, position++);
+      if (!where.path().isEmpty()
+          && where.index() < firstIndex.getOrDefault(where.path(), Integer.MAX_VALUE)) {
+        firstIndex.put(where.path(), where.index());
+        first.put(where.path(), item);
+      }
+    }
+    List<String> found = new ArrayList<>(first.keySet());
+    found.sort(String::compareTo);
+    return ToolFiles.skipped("", found, first::get);
   }
 
   /** Maps functionConfig (absent, a ConfigMap, or a {@value #CONFIG_KIND}) onto options. */

@@ -18,18 +18,19 @@ import java.util.Map;
  * over one Unix-domain stream connection per command. Every number is a big-endian unsigned 32-bit
  * integer; a string is its length and its bytes (UTF-8 for text, raw for stdin).
  *
- * <p>Request: the magic {@value #MAGIC}, the working directory, the argument count and each
- * argument, the environment entry count and each {@code NAME=value}. Then frames, each a one-byte
- * type, a length and that many bytes, from the server: {@code o} standard output, {@code e}
- * standard error, {@code i} (empty) "send your standard input", {@code x} the exit status (4
- * bytes), {@code f} (empty) "run the cold path instead"; from the client, only after an {@code i}:
- * {@code i} frames of its standard input, an empty one at its end.
+ * <p>First, from the server, {@code g} (empty): it has taken the connection ({@link #GO}). Then the
+ * request: the magic {@value #MAGIC}, the working directory, the argument count and each argument,
+ * the environment entry count and each {@code NAME=value}. Then frames, each a one-byte type, a
+ * length and that many bytes, from the server: {@code o} standard output, {@code e} standard error,
+ * {@code i} (empty) "send your standard input", {@code x} the exit status (4 bytes), {@code f}
+ * (empty) "run the cold path instead"; from the client, only after an {@code i}: {@code i} frames
+ * of its standard input, an empty one at its end.
  *
  * <p>Every size is checked before anything is allocated for it: a request larger than a command
  * line and environment can be on Linux is refused.
  */
 final class WarmFrames {
-  static final String MAGIC = "jobc-warm-1";
+  static final String MAGIC = "jobc-warm-2";
 
   /** Standard output bytes, server to client. */
   static final int OUT = 'o';
@@ -45,6 +46,13 @@ final class WarmFrames {
 
   /** Server to client: this server does not run the command; run the cold path. */
   static final int FALLBACK = 'f';
+
+  /**
+   * Server to client, empty, before anything else: the server has taken the connection. A client
+   * that gave up waiting for it (the server was busy) has closed the connection, and the server
+   * then reads no request and runs nothing.
+   */
+  static final int GO = 'g';
 
   /**
    * The most bytes a request's strings may hold together: Linux's limit on a command line and its

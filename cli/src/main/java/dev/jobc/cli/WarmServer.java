@@ -39,9 +39,10 @@ import java.util.function.LongSupplier;
  *
  * <p>{@code java ... dev.jobc.cli.WarmServer [--idle SECONDS] SOCKET}: binds {@code SOCKET}, prints
  * {@code ready} on standard output and closes it, serves one command at a time (jobc's input limits
- * are derived from one render's heap, {@code model.Budget}; concurrent clients wait in the socket's
- * backlog), and exits after {@code SECONDS} (default {@value #DEFAULT_IDLE_SECONDS}) without a
- * command, after an internal error, or when the jar it runs from has changed.
+ * are derived from one render's heap, {@code model.Budget}; a client that the server does not take
+ * at once, with a {@link WarmFrames#GO} frame, runs the cold path after a short wait), and exits
+ * after {@code SECONDS} (default {@value #DEFAULT_IDLE_SECONDS}) without a command, after an
+ * internal error, or when the jar it runs from has changed.
  *
  * <p>Only the user may reach it: the socket's directory must be the user's own, not a symbolic
  * link, with no permission for group or others, or the server refuses to start (and the client runs
@@ -58,6 +59,13 @@ final class WarmServer {
   private final Duration idle;
   private final LongSupplier nanoClock;
   private final CodeVersion code;
+  private final Execution execution;
+
+  /** How a command runs: {@link Main#execute}, or a stand-in in tests. */
+  @FunctionalInterface
+  interface Execution {
+    int execute(JobcCommand command, PrintWriter out, PrintWriter err, String... args);
+  }
 
   WarmServer(
       ServerSocketChannel server,
@@ -65,11 +73,22 @@ final class WarmServer {
       Duration idle,
       LongSupplier nanoClock,
       CodeVersion code) {
+    this(server, socket, idle, nanoClock, code, Main::execute);
+  }
+
+  WarmServer(
+      ServerSocketChannel server,
+      Path socket,
+      Duration idle,
+      LongSupplier nanoClock,
+      CodeVersion code,
+      Execution execution) {
     this.server = server;
     this.socket = socket;
     this.idle = idle;
     this.nanoClock = nanoClock;
     this.code = code;
+    this.execution = execution;
   }
 
   public static void main(String[] args) throws Exception {
@@ -246,6 +265,9 @@ final class WarmServer {
         new DataInputStream(new BufferedInputStream(Channels.newInputStream(client)));
     DataOutputStream out =
         new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(client)));
+    // Taken: a client still waiting sends its request; one that gave up has closed, and the read
+    // below fails before anything runs.
+    WarmFrames.writeFrame(out, WarmFrames.GO, new byte[0], 0, 0);
     WarmFrames.Request request = WarmFrames.readRequest(in);
     if (!code.unchanged()) {
       WarmFrames.writeFrame(out, WarmFrames.FALLBACK, new byte[0], 0, 0);
@@ -257,7 +279,8 @@ final class WarmServer {
     PrintWriter stderr = writer(new WarmFrames.FrameOutput(out, WarmFrames.ERR));
     JobcCommand command =
         new JobcCommand(Path.of(request.workingDirectory()), stdin, request.environment());
-    int exitCode = Main.execute(command, stdout, stderr, request.args().toArray(String[]::new));
+    int exitCode =
+        execution.execute(command, stdout, stderr, request.args().toArray(String[]::new));
     stdout.flush();
     stderr.flush();
     stdin.drain();

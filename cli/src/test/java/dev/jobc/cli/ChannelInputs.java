@@ -10,6 +10,19 @@ import java.util.List;
 
 /** Job inputs the channel tests share besides the repository's examples. */
 final class ChannelInputs {
+  /** The smallest PyTorchJob jobc renders: ok, in namespace training, one master. */
+  static final String PYTORCH_JOB =
+      "apiVersion: kubeflow.org/v1\n"
+          + "kind: PyTorchJob\n"
+          + "metadata: {name: ok, namespace: training}\n"
+          + "spec:\n"
+          + "  pytorchReplicaSpecs:\n"
+          + "    Master:\n"
+          + "      replicas: 1\n"
+          + "      template:\n"
+          + "        spec:\n"
+          + "          containers: [{name: pytorch, image: example.com/train:1}]\n";
+
   /** The objects jobc renders for {@link #tfJob()}. */
   static final List<String> TFJOB_OBJECTS =
       List.of(

@@ -19,9 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The documentation's pre-commit configurations, as printed, under the real pre-commit and git,
  * with nothing of jobc on the PATH. The hook repository is a copy of this checkout's sources,
- * committed and tagged with the release the snippets name; git's {@code url.<base>.insteadOf} sends
- * the snippets' repository URL there. pre-commit clones it, and the hooks' {@code bin/jobc} builds
- * jobc in that clone on first use, as it does for a user.
+ * committed, its commit standing for the one the snippets pin; git's {@code url.<base>.insteadOf}
+ * sends the snippets' repository URL there. pre-commit clones it, and the hooks' {@code bin/jobc}
+ * builds jobc in that clone on first use, as it does for a user.
  */
 class PreCommitIT {
   private static final String REPOSITORY = "https://github.com/jobc-dev/jobc";
@@ -38,11 +38,18 @@ class PreCommitIT {
   void commitsOfNewChangedAndDeletedJobsCarryTheirRenderAndCiChecksIt() throws IOException {
     String config = DocSnippets.get("pre-commit");
     String ciConfig = DocSnippets.get("pre-commit-ci");
-    String release = "v" + System.getProperty("jobc.version").replace("-SNAPSHOT", "");
+    // Until a release is tagged the snippets pin a commit of main by its full hash (a tag that
+    // does not exist fails pre-commit's clone); here the local copy's commit stands for it.
+    java.util.regex.Pattern pin =
+        java.util.regex.Pattern.compile("\n  rev: ([0-9a-f]{40})  # [^\n]+\n");
+    java.util.regex.Matcher pinned = pin.matcher(config);
+    assertThat(pinned.find()).as(config).isTrue();
+    String commit = pinned.group(1);
     for (String snippet : List.of(config, ciConfig)) {
-      assertThat(snippet).contains("- repo: " + REPOSITORY + "\n").contains("rev: " + release);
+      assertThat(snippet).contains("- repo: " + REPOSITORY + "\n").contains("rev: " + commit);
     }
-    hookRepository(tmp.resolve("hooks"), release);
+    String local = hookRepository(tmp.resolve("hooks"));
+    config = config.replace(commit, local);
 
     Path repo = tmp.resolve("repo");
     Files.createDirectories(repo.resolve("jobs"));
@@ -135,7 +142,7 @@ class PreCommitIT {
     // without writing anything.
     git(repo, "reset", "-q", "--hard");
     Path ci = repo.resolve("ci-pre-commit-config.yaml");
-    Files.writeString(ci, ciConfig);
+    Files.writeString(ci, ciConfig.replace(commit, local));
     git(repo, "add", "-A");
     ExternalCommand current = run(repo, "pre-commit", "run", "--all-files", "-c", ci.toString());
     assertThat(current.exitCode()).as(current.toString()).isZero();
@@ -167,14 +174,14 @@ class PreCommitIT {
     assertThat(git(repo, "ls-files").out())
         .doesNotContain("jobs/")
         .contains("rendered/.jobc-files");
-    Files.writeString(ci, ciConfig);
+    Files.writeString(ci, ciConfig.replace(commit, local));
     git(repo, "add", "-A");
     ExternalCommand empty = run(repo, "pre-commit", "run", "--all-files", "-c", ci.toString());
     assertThat(empty.exitCode()).as(empty.toString()).isZero();
   }
 
   /** The checkout as it is now (tracked and new files, not ignored ones), committed and tagged. */
-  private void hookRepository(Path dir, String tag) throws IOException {
+  private String hookRepository(Path dir) throws IOException {
     Path root = ExternalCommand.root();
     for (String file :
         git(root, "ls-files", "--cached", "--others", "--exclude-standard").out().split("\n")) {
@@ -189,7 +196,7 @@ class PreCommitIT {
     git(dir, "init", "-q");
     git(dir, "add", "-A");
     git(dir, "commit", "-q", "-m", "jobc");
-    git(dir, "tag", tag);
+    return git(dir, "rev-parse", "HEAD").out().trim();
   }
 
   private void assertCommitted(Path repo, String message) {

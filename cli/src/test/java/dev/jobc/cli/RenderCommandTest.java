@@ -77,6 +77,33 @@ class RenderCommandTest {
   }
 
   @Test
+  void aDanglingLinkOrAFifoBelowAnInputDirectoryIsAnErrorAndNothingIsWritten()
+      throws IOException, InterruptedException {
+    write("in/a.yaml", A);
+    write("in/b.yaml", B);
+    assertThat(Run.in(dir, "render", "-o", "out", "in").exitCode()).isZero();
+    Map<String, String> before = contents("out");
+    assertThat(before).hasSize(3); // the two objects and .jobc-files
+
+    Files.delete(dir.resolve("in/b.yaml"));
+    Files.createSymbolicLink(dir.resolve("in/b.yaml"), Path.of("gone.yaml"));
+    Run dangling = Run.in(dir, "render", "-o", "out", "in");
+    assertThat(dangling.exitCode()).isEqualTo(1);
+    assertThat(dangling.err())
+        .startsWith("in/b.yaml: error: a symbolic link to gone.yaml, which does not exist");
+    assertThat(contents("out")).isEqualTo(before);
+
+    Files.delete(dir.resolve("in/b.yaml"));
+    Process mkfifo = new ProcessBuilder("mkfifo", dir.resolve("in/b.yaml").toString()).start();
+    assertThat(mkfifo.waitFor()).isZero();
+    // Read, a FIFO with no writer would block the render: the error comes from its type alone.
+    Run fifo = Run.in(dir, "render", "-o", "out", "in");
+    assertThat(fifo.exitCode()).isEqualTo(1);
+    assertThat(fifo.err()).startsWith("in/b.yaml: error: not a regular file");
+    assertThat(contents("out")).isEqualTo(before);
+  }
+
+  @Test
   void stdinDiagnosticsAreNamedStdin() {
     Run run = Run.withStdin(dir, "metadata: {name: x}\n".getBytes(UTF_8), "render", "-");
     assertThat(run.exitCode()).isEqualTo(1);

@@ -164,6 +164,7 @@ class WarmPathIT {
                     var out =
                         new java.io.DataOutputStream(
                             java.nio.channels.Channels.newOutputStream(client))) {
+                  WarmFrames.writeFrame(out, WarmFrames.GO, new byte[0], 0, 0);
                   WarmFrames.readRequest(in);
                   WarmFrames.writeFrame(out, WarmFrames.ERR, "half".getBytes(), 0, 4);
                   WarmFrames.writeFrame(out, WarmFrames.STDIN, new byte[0], 0, 0);
@@ -173,17 +174,7 @@ class WarmPathIT {
                   throw new java.io.UncheckedIOException(e);
                 }
               });
-      List<String> client =
-          List.of(
-              ROOT.resolve("cli/src/main/jib/usr/local/bin/jobc-warm").toString(),
-              tmp.toString(),
-              "fake",
-              ROOT.resolve("bin/jobc").toString(),
-              ":::",
-              "false",
-              ":::",
-              "render",
-              "-");
+      List<String> client = client("fake");
       Map<String, String> env = new HashMap<>();
       env.put("JAVA_HOME", System.getProperty("java.home"));
       ExternalCommand fellBack = ExternalCommand.run(ROOT, env, input, client);
@@ -193,6 +184,82 @@ class WarmPathIT {
       assertThat(cold.exitCode()).as(cold.toString()).isZero();
       assertThat(fellBack).isEqualTo(cold);
     }
+  }
+
+  /**
+   * A server busy with another caller (here one that never takes a connection) is not waited for
+   * past JOBC_WARM_WAIT: the caller runs the cold path, or with JOBC_WARM=only says why. Nothing
+   * here depends on how long anything takes: the server never answers.
+   */
+  @Test
+  void aBusyServerIsNotWaitedFor() throws Exception {
+    Path dir = Files.createDirectories(tmp.resolve("jobc-" + UID));
+    Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+    String input = Files.readString(ROOT.resolve("examples/pi.yaml"));
+    try (ServerSocketChannel busy = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      busy.bind(UnixDomainSocketAddress.of(dir.resolve("busy")));
+      List<String> client = client("busy");
+      Map<String, String> env = new HashMap<>();
+      env.put("JAVA_HOME", System.getProperty("java.home"));
+      env.put("JOBC_WARM_WAIT", "0.2");
+      env.put("JOBC_WARM", "only");
+      ExternalCommand only = ExternalCommand.run(ROOT, env, input, client);
+      assertThat(only.exitCode()).as(only.toString()).isEqualTo(125);
+      assertThat(only.err()).contains("the server is busy with another command");
+      env.put("JOBC_WARM", "1");
+      ExternalCommand fellBack = ExternalCommand.run(ROOT, env, input, client);
+      ExternalCommand cold = run(ROOT, Map.of(), input, List.of("jobc", "render", "-"));
+      assertThat(cold.exitCode()).as(cold.toString()).isZero();
+      assertThat(fellBack).isEqualTo(cold);
+    }
+  }
+
+  /**
+   * A TMPDIR whose socket path is too long for a Unix-domain socket runs the cold path with no
+   * warning (JOBC_WARM=only says why); a relative one is served warm.
+   */
+  @Test
+  void anyTmpdirWorksOrFallsBackQuietly() throws IOException {
+    List<String> command = List.of("jobc", "render", "examples/pi.yaml");
+    ExternalCommand cold = run(ROOT, Map.of(), "", command);
+    Path deep = Files.createDirectories(tmp.resolve("d".repeat(60)).resolve("e".repeat(60)));
+    Map<String, String> env = new HashMap<>();
+    env.put("PATH", ExternalCommand.pathWithBin());
+    env.put("JAVA_HOME", System.getProperty("java.home"));
+    env.put("TMPDIR", deep.toString());
+    env.put("JOBC_WARM", "1");
+    assertThat(ExternalCommand.run(ROOT, env, "", command)).isEqualTo(cold);
+    env.put("JOBC_WARM", "only");
+    ExternalCommand only = ExternalCommand.run(ROOT, env, "", command);
+    assertThat(only.exitCode()).isEqualTo(125);
+    assertThat(only.err()).contains("longer than a Unix-domain socket's name may be");
+
+    // Relative to the caller's working directory, which the server does not share.
+    Path work = Files.createDirectories(tmp.resolve("work"));
+    Files.createDirectories(work.resolve("rel"));
+    Files.copy(ROOT.resolve("examples/pi.yaml"), work.resolve("pi.yaml"));
+    List<String> here = List.of("jobc", "render", "pi.yaml");
+    ExternalCommand coldHere = run(work, Map.of(), "", here);
+    env.put("TMPDIR", "rel");
+    env.put("JOBC_WARM_IDLE", "120");
+    ExternalCommand relative = ExternalCommand.run(work, env, "", here);
+    assertThat(relative).isEqualTo(coldHere);
+    ProcessHandle.allProcesses()
+        .filter(
+            p ->
+                p.info()
+                    .arguments()
+                    .map(List::of)
+                    .map(
+                        a ->
+                            a.contains("dev.jobc.cli.WarmServer")
+                                && a.stream().anyMatch(x -> x.startsWith(work.toString())))
+                    .orElse(false))
+        .forEach(
+            p -> {
+              p.destroy();
+              p.onExit().join();
+            });
   }
 
   /** A server with nothing to do exits by itself and removes its socket. */
@@ -218,6 +285,23 @@ class WarmPathIT {
     warmEnv.putAll(warm());
     ExternalCommand warm = run(dir, warmEnv, stdin, command);
     assertThat(warm).as(what).isEqualTo(cold);
+  }
+
+  /**
+   * The client run directly against the socket {@code name} below the test's base directory, for
+   * {@code render -}: its cold path is bin/jobc, and no server is started ({@code false}).
+   */
+  private List<String> client(String name) {
+    return List.of(
+        ROOT.resolve("cli/src/main/jib/usr/local/bin/jobc-warm").toString(),
+        tmp.toString(),
+        name,
+        ROOT.resolve("bin/jobc").toString(),
+        ":::",
+        "false",
+        ":::",
+        "render",
+        "-");
   }
 
   /** The environment of a warm run that must be served warm. */

@@ -3,6 +3,7 @@ package dev.jobc.io;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.diag.Position;
+import dev.jobc.diag.Quoting;
 import dev.jobc.diag.Severity;
 import dev.jobc.model.Source;
 import java.io.IOException;
@@ -215,14 +216,19 @@ public final class InputFiles {
 
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-              // attrs are the link target's; a dangling link has the link's own and is skipped.
-              if (!isHidden(file) && isYaml(file) && attrs.isRegularFile()) {
+              // attrs are the link target's; a dangling link has the link's own.
+              if (!isHidden(file) && isYaml(file)) {
                 yamlFiles[0]++;
                 String relative = relativeName(directory.relativize(file));
                 if (selection.excluded(relative, join(name, relative))) {
                   return FileVisitResult.CONTINUE;
                 }
-                if (relative.indexOf(NOT_UTF8) >= 0) {
+                String notAFile = notARegularFile(file, attrs);
+                if (notAFile != null) {
+                  // Skipped silently, its job's objects would vanish from the output (and, with
+                  // -o, its rendered files be deleted); a FIFO read would block the render.
+                  diagnostics.add(error(join(name, relative), notAFile));
+                } else if (relative.indexOf(NOT_UTF8) >= 0) {
                   // Its bytes decode to U+FFFD: no name made of characters reaches it again.
                   diagnostics.add(error(join(name, relative), NOT_UTF8_NAME));
                 } else {
@@ -270,6 +276,29 @@ public final class InputFiles {
       }
       readFile(join(name, relative), directory.resolve(relative));
     }
+  }
+
+  /**
+   * Why a {@code *.yaml} entry found below a directory cannot be read as a file (a dangling
+   * symbolic link, a FIFO, a socket, a device), or {@code null} when it is a regular file.
+   */
+  private static String notARegularFile(Path file, BasicFileAttributes attrs) {
+    if (attrs.isRegularFile()) {
+      return null;
+    }
+    if (attrs.isSymbolicLink()) {
+      String target;
+      try {
+        target = Files.readSymbolicLink(file).toString();
+      } catch (IOException e) {
+        target = "?";
+      }
+      return "a symbolic link to "
+          + Quoting.fileName(target)
+          + ", which does not exist; remove the link or restore its target";
+    }
+    return "not a regular file (a FIFO, socket or device); jobc reads only regular files below a"
+        + " directory: move it away or name it as an input of its own";
   }
 
   private void readFile(String name, Path path) {

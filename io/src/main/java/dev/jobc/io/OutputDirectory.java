@@ -49,10 +49,12 @@ import java.util.regex.Pattern;
  * a journal there (itself made durable and then renamed into place: one atomic step), and only then
  * renames each file over its old one and deletes the files it no longer renders. Whatever stops it,
  * a kill or a power loss, the directory holds the old render or, once the journal is in place,
- * enough to finish the new one: the next render (or {@code --check}, which reads the directory as
- * the finished swap would leave it) finishes what the journal says, or removes a staging that never
- * got a journal. No file is ever the only copy of a render while it is deleted. Writers take turns
- * through a {@link DirectoryLock} on {@value #LOCK} inside the directory.
+ * enough to finish the new one: the next render finishes what the journal says, or removes a
+ * staging that never got a journal. {@code --check} reads the directory as the finished swap would
+ * leave it, for its diff, and refuses it while the journal is there: until a render finishes the
+ * swap, what a reader of the files (kubectl, git) sees is part old render, part new. No file is
+ * ever the only copy of a render while it is deleted. Writers take turns through a {@link
+ * DirectoryLock} on {@value #LOCK} inside the directory.
  */
 public final class OutputDirectory {
   /** The file inside the directory that lists the files jobc wrote there. */
@@ -136,9 +138,12 @@ public final class OutputDirectory {
   /**
    * What {@code --check} compares with a render: the directory's files by name (the record among
    * them), as a finished swap leaves them, and the files too long to be ones jobc wrote (not read;
-   * their text is empty here).
+   * their text is empty here), and whether a render stopped in the middle of its swap: the files as
+   * they are on disk are then a mix of two renders, which {@code --check} must not accept however
+   * the finished swap would compare.
    */
-  public record Contents(SortedMap<String, String> files, Set<String> notRead) {}
+  public record Contents(
+      SortedMap<String, String> files, Set<String> notRead, boolean unfinished) {}
 
   /** The directory as the user typed it. */
   public String name() {
@@ -490,6 +495,9 @@ public final class OutputDirectory {
     Set<String> recorded = Set.of();
     boolean hasRecord;
 
+    /** A committed journal nobody finished: what is on disk is part old render, part new. */
+    boolean unfinished;
+
     static Listing of(Path dir) throws IOException {
       Listing l = new Listing();
       for (Path entry : sortedEntries(dir)) {
@@ -506,6 +514,7 @@ public final class OutputDirectory {
       Path journal = swap.resolve(JOURNAL);
       if (Files.isRegularFile(journal, LinkOption.NOFOLLOW_LINKS)) {
         // A committed swap nobody finished: read the directory as finishing it would leave it.
+        l.unfinished = true;
         OutputDirectory reader = new OutputDirectory("", dir);
         List<Step> steps;
         try {
@@ -650,7 +659,7 @@ public final class OutputDirectory {
       files.put(
           entry.getKey(), new String(Files.readAllBytes(entry.getValue()), StandardCharsets.UTF_8));
     }
-    return new Contents(files, notRead);
+    return new Contents(files, notRead, listing.unfinished);
   }
 
   // --- files --------------------------------------------------------------------------------

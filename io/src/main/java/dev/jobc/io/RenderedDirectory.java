@@ -123,6 +123,20 @@ public final class RenderedDirectory {
       return new Outcome(
           false, dir.name() + ": error: no such directory\n", List.of(), List.of(), true);
     }
+    if (contents.get().unfinished()) {
+      return new Outcome(
+          false,
+          dir.name()
+              + ": error: a render was stopped while it replaced the files ("
+              + dir.display(OutputDirectory.SWAP)
+              + " holds its journal), so the files are part old render, part new; run jobc"
+              + " render -o "
+              + dir.name()
+              + " to finish it\n",
+          List.of(),
+          List.of(),
+          true);
+    }
     SortedMap<String, String> existing = contents.get().files();
     java.util.Set<String> notRead = contents.get().notRead();
     SortedMap<String, String> expected = OutputDirectory.withRecord(rendered.get());

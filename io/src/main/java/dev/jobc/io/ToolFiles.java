@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Files below an input directory that configure a tool rather than describe objects, which jobc
@@ -39,7 +40,7 @@ import java.util.Set;
  * pre-commit's {@code .pre-commit-config.yaml} and {@code .pre-commit-hooks.yaml} are hidden, so
  * none of them is read in the first place.
  */
-final class ToolFiles {
+public final class ToolFiles {
   /** A file larger than this is not read to tell what it is: no tool configuration is that big. */
   private static final int MAX_BYTES = 1 << 20;
 
@@ -70,16 +71,27 @@ final class ToolFiles {
    * that are tool configuration, each with the note that says why it is skipped.
    */
   static Map<String, String> skipped(Path directory, String name, List<String> found) {
+    return skipped(name, found, relative -> firstDocument(directory.resolve(relative)));
+  }
+
+  /**
+   * The same judgement on files that are already read: {@code firstDocument} gives the root of a
+   * file's first document, or {@code null}. {@code jobc krm} calls it on the items of a package
+   * (kpt hands it every file's objects, a kustomization's included), so a file render skips is
+   * skipped there too, with the same note.
+   */
+  public static Map<String, String> skipped(
+      String name, List<String> found, Function<String, JsonNode> firstDocument) {
     Map<String, String> skipped = new LinkedHashMap<>();
     for (String relative : found) {
       String fileName = relative.substring(relative.lastIndexOf('/') + 1);
       if (KUSTOMIZATIONS.contains(fileName)) {
-        JsonNode root = firstDocument(directory.resolve(relative));
+        JsonNode root = firstDocument.apply(relative);
         if (root != null && isKustomization(root)) {
           skipped.putIfAbsent(relative, "skipped: a kustomization (kustomize's configuration)");
           String base =
               relative.contains("/") ? relative.substring(0, relative.lastIndexOf('/') + 1) : "";
-          String from = InputFiles.join(name, relative);
+          String from = name.isEmpty() ? relative : InputFiles.join(name, relative);
           references(root)
               .forEach(
                   (path, role) -> {
@@ -98,7 +110,7 @@ final class ToolFiles {
                   });
         }
       } else if (fileName.equals("plugin.yaml") || fileName.equals("plugin.yml")) {
-        JsonNode root = firstDocument(directory.resolve(relative));
+        JsonNode root = firstDocument.apply(relative);
         if (root != null
             && root.path("kind").asText().equals("ConfigManagementPlugin")
             && root.path("apiVersion").asText().startsWith("argoproj.io/")) {

@@ -97,16 +97,19 @@ class OutputDirectorySwapTest {
       OutputDirectory.steps = step -> {};
 
       assertThat(tmp.resolve("out")).as(at).isDirectory();
-      SortedMap<String, String> seen = out.contents().orElseThrow().files();
-      // Until the journal is in place the old render stands; from then on, the new one.
+      OutputDirectory.Contents contents = out.contents().orElseThrow();
+      // Until the journal is in place the old render stands; from then on, the new one, and the
+      // swap is unfinished (what is on disk is a mix) until a render finishes it.
       boolean committed = steps.indexOf(at) > steps.indexOf("journal");
-      assertThat(seen).as(at).isEqualTo(OutputDirectory.withRecord(committed ? B : A));
+      assertThat(contents.files()).as(at).isEqualTo(OutputDirectory.withRecord(committed ? B : A));
+      assertThat(contents.unfinished()).as(at).isEqualTo(committed);
       // The next render finishes or removes what was left, and nothing of it stays.
       assertThat(out.replace(C, List.of())).as(at).isNotEmpty();
       assertThat(listing(tmp.resolve("out")))
           .as(at)
           .containsExactly(".jobc-files", "configmap-e.yaml");
       assertThat(out.contents().orElseThrow().files()).isEqualTo(OutputDirectory.withRecord(C));
+      assertThat(out.contents().orElseThrow().unfinished()).isFalse();
     }
   }
 

@@ -2,6 +2,7 @@ package dev.jobc.io;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.jobc.model.OutputObject;
 import java.io.IOException;
@@ -144,6 +145,62 @@ class RenderedDirectoryTest {
       }
     } finally {
       pool.shutdownNow();
+    }
+  }
+
+  /** A kill, as far as the swap can tell: an Error its cleanup does not catch. */
+  private static final class Crash extends Error {
+    private static final long serialVersionUID = 1L;
+  }
+
+  @Test
+  void checkNeverAcceptsADirectoryWhoseSwapWasStoppedAndTheNextRenderRepairsIt()
+      throws IOException {
+    List<OutputObject> first = List.of(object("ConfigMap", "a"), object("ConfigMap", "b"));
+    List<OutputObject> second =
+        List.of(
+            new OutputObject("v1", "ConfigMap", "default", "a", "kind: ConfigMap # changed\n"),
+            object("ConfigMap", "c"));
+    List<String> steps = new ArrayList<>();
+    OutputDirectory probe = dir("probe");
+    assertThat(RenderedDirectory.write(first, probe, List.of()).ok()).isTrue();
+    OutputDirectory.steps = steps::add;
+    try {
+      assertThat(RenderedDirectory.write(second, probe, List.of()).ok()).isTrue();
+    } finally {
+      OutputDirectory.steps = step -> {};
+    }
+    assertThat(steps).contains("journal", "move:configmap-a.yaml", "cleanup");
+    for (String at : steps) {
+      OutputDirectory out = dir("out-" + steps.indexOf(at));
+      assertThat(RenderedDirectory.write(first, out, List.of()).ok()).isTrue();
+      OutputDirectory.steps =
+          step -> {
+            if (step.equals(at)) {
+              throw new Crash();
+            }
+          };
+      try {
+        assertThatThrownBy(() -> RenderedDirectory.write(second, out, List.of()))
+            .isInstanceOf(Crash.class);
+      } finally {
+        OutputDirectory.steps = step -> {};
+      }
+      RenderedDirectory.Outcome check = RenderedDirectory.check(second, out);
+      // Before the journal the old render stands (and differs); from then on the files on disk
+      // are a mix until a render finishes the swap: refused either way.
+      assertThat(check.ok()).as(at).isFalse();
+      assertThat(check.stale()).as(at).isTrue();
+      if (steps.indexOf(at) > steps.indexOf("journal")) {
+        assertThat(check.report())
+            .as(at)
+            .startsWith(out.name() + ": error: a render was stopped while it replaced the files");
+      }
+      assertThat(RenderedDirectory.write(second, out, List.of()).ok()).as(at).isTrue();
+      assertThat(RenderedDirectory.check(second, out).ok()).as(at).isTrue();
+      assertThat(listing(tmp.resolve(out.name())))
+          .as(at)
+          .containsExactly(".jobc-files", "configmap-a.yaml", "configmap-c.yaml");
     }
   }
 
