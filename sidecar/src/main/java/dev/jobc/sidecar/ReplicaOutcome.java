@@ -21,9 +21,10 @@ import java.util.Set;
  *       runs beside every replica of that type, so the last to succeed (or the first) decides.
  *   <li><b>Failure</b>: a replica has failed for good under its type's restart policy: under {@code
  *       Never} a failed pod; under {@code ExitCode} an exit code of 1-127 (128 and above, killed by
- *       a signal, are retried: {@code IsRetryableExitCode}), or any failure of a bare Pod, which
- *       nothing replaces; under every policy more failed attempts, container restarts included,
- *       than {@code backoffLimit}. Types in {@code tolerated} never fail the job.
+ *       a signal, are retried: {@code IsRetryableExitCode}) or more failed pods than {@code
+ *       backoffLimit}, or any failure of a bare Pod, which nothing replaces; under {@code
+ *       OnFailure} and {@code Always} failed attempts, container restarts included, reaching {@code
+ *       backoffLimit}, as the Job controller fails the Job and deletes its pods then. Types in {@code tolerated} never fail the job.
  * </ul>
  */
 final class ReplicaOutcome {
@@ -155,8 +156,13 @@ final class ReplicaOutcome {
     }
     return switch (policy) {
       case "Never" -> true;
+      // A Job whose pods are never restarted fails when its failed pods exceed backoffLimit
+      // (kubernetes/kubernetes pkg/controller/job/job_controller.go, exceedsBackoffLimit).
       case "ExitCode" -> nonRetryable || r.podCarrier() || failures > r.backoffLimit();
-      default -> failures > r.backoffLimit();
+      // Under OnFailure the restarts REACHING backoffLimit fail the Job, and any restart under a
+      // limit of 0 (pastBackoffLimitOnFailure: result >= backoffLimit; training-operator
+      // v1.9.0 pkg/core/job.go PastBackoffLimit likewise); failures > 0 here.
+      default -> failures >= r.backoffLimit();
     };
   }
 
