@@ -24,7 +24,8 @@ import java.util.Set;
  *       a signal, are retried: {@code IsRetryableExitCode}) or more failed pods than {@code
  *       backoffLimit}, or any failure of a bare Pod, which nothing replaces; under {@code
  *       OnFailure} and {@code Always} failed attempts, container restarts included, reaching {@code
- *       backoffLimit}, as the Job controller fails the Job and deletes its pods then. Types in {@code tolerated} never fail the job.
+ *       backoffLimit}, as the Job controller fails the Job and deletes its pods then. Types in
+ *       {@code tolerated} never fail the job.
  * </ul>
  */
 final class ReplicaOutcome {
@@ -54,6 +55,21 @@ final class ReplicaOutcome {
     String selfType() {
       String rest = self.substring(Math.min(self.length(), job.length() + 1));
       return rest.contains("-") ? rest.substring(0, rest.lastIndexOf('-')) : rest;
+    }
+
+    /** This replica's index: what follows the type. */
+    int selfIndex() {
+      String index = self.substring(self.lastIndexOf('-') + 1);
+      return index.matches("[0-9]{1,9}") ? Integer.parseInt(index) : -1;
+    }
+
+    /**
+     * Whether this replica's sidecar watches all the job's pods: replica 0 of the deciding type.
+     * Every other deciding sidecar watches its own replica's pods alone, so that the pods watched
+     * and the watch events per job grow linearly with the replicas, not with their square.
+     */
+    boolean watchesAll() {
+      return self.equals(ReplicaLabels.replica(job, deciding, 0));
     }
   }
 
