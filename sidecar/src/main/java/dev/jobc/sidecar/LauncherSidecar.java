@@ -247,7 +247,7 @@ final class LauncherSidecar {
     try {
       WorkerCleanup.Result r =
           outcome.kind() == JobOutcome.Kind.SUSPENDED
-              ? cleanup.suspend(s.workerSet(), workerLabels, termination)
+              ? cleanup.suspend(Naming.launcher(s.job()), s.workerSet(), workerLabels, termination)
               : cleanup.apply(s.cleanPodPolicy(), s.workerSet(), workerLabels, termination);
       events.record(
           r.ok() ? JobEvents.NORMAL : JobEvents.WARNING,
