@@ -159,4 +159,15 @@ class SidecarCommandTest {
                 "worker=3"))
         .startsWith("--self j-worker-3 is not one of the replicas --replicas counts");
   }
+
+  /** The launcher pod's grace period reaches the sidecar from its arguments, before any read. */
+  @Test
+  void theRenderedGracePeriodBoundsTheCleanUpAfterSigterm() {
+    Termination t = new Termination();
+    RunCommand run = new RunCommand(t, () -> null, ENV);
+    new CommandLine(run)
+        .parseArgs("--job", "pi", "--launcher-container", "l", "--termination-grace-period", "300");
+    run.settings();
+    assertThat(t.grace()).isEqualTo(java.time.Duration.ofSeconds(295));
+  }
 }
