@@ -67,8 +67,22 @@ public final class SidecarContainers {
     }
     add(args, "--clean-pod-policy", cleanPodPolicy(plan));
     add(args, "--launcher-container", launcherContainer);
+    // The pod's grace period, known to the sidecar without reading its pod: a clean-up through an
+    // API outage at SIGTERM goes on for it (Kubernetes' default, 30 s, is the sidecar's).
+    Long grace = launcherGracePeriod(plan);
+    if (grace != null) {
+      add(args, "--termination-grace-period", grace.toString());
+    }
     // It watches the launcher and every worker the job may have.
     return gatedSidecar(plan, args, maxWorkers + 1);
+  }
+
+  /** The launcher template's {@code terminationGracePeriodSeconds}, or {@code null}. */
+  private static Long launcherGracePeriod(MpiJobPlan plan) {
+    var launcher = plan.job().launcher();
+    return launcher == null || launcher.template() == null || launcher.template().getSpec() == null
+        ? null
+        : launcher.template().getSpec().getTerminationGracePeriodSeconds();
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.jobc.diag.Finding;
 import dev.jobc.k8s.ApiLimits;
 import dev.jobc.k8s.OutputSize;
 import dev.jobc.kind.JobKind;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 
@@ -30,6 +31,14 @@ public abstract class ReplicaJobKind<J, M> implements JobKind<J, M, ReplicaPlan>
 
   /** The part of {@code model} every kind of the family shares. */
   protected abstract ReplicaJob job(M model);
+
+  /**
+   * Characters the kind's env adds to every pod beyond {@link OutputSize#OBJECT_OVERHEAD}, when it
+   * grows with the job (XGBoost's {@code WORKER_ADDRS}); none by default.
+   */
+  protected long envPerPod(ReplicaJob job) {
+    return 0;
+  }
 
   @Override
   public final String kind() {
@@ -57,9 +66,13 @@ public abstract class ReplicaJobKind<J, M> implements JobKind<J, M, ReplicaPlan>
   }
 
   /**
-   * A pod (or Job) and a Service per replica, each about its template's size: the family's env
-   * grows with the replicas only in XGBoost's {@code WORKER_ADDRS}, which the validator already
-   * bounds per pod and over all pods.
+   * A pod (or Job) and a Service per replica, each about its template's size plus what jobc adds to
+   * it: metadata and the kind's env ({@link OutputSize#OBJECT_OVERHEAD}), the names that repeat the
+   * job's name and namespace, the replica's line in the sidecar's Role and, on a deciding replica
+   * (the Master, else every Worker: each kind's {@code UpdateJobStatus}), the {@code jobc-sidecar}
+   * container with its volumes, whose arguments have the same size whatever the counts. The
+   * family's env grows with the replicas only in XGBoost's {@code WORKER_ADDRS} (every pod lists
+   * every worker), counted through {@link #envPerPod}.
    */
   @Override
   public final OutputSize.Estimate outputSize(M model) {
@@ -68,10 +81,23 @@ public abstract class ReplicaJobKind<J, M> implements JobKind<J, M, ReplicaPlan>
     ReplicaJob.Replica biggest = null;
     long each = 0;
     int total = 0;
+    boolean hasMaster = job.replica("Master") != null;
+    long names =
+        OutputSize.plus(
+            NAME_COPIES * (length(job.name()) + length(job.namespace())), envPerPod(job));
     for (ReplicaJob.Replica r : job.replicas().values()) {
+      boolean decides = "Master".equals(r.type()) || !hasMaster && "Worker".equals(r.type());
       long one =
           OutputSize.plus(
-              OutputSize.template(r.spec().template()), OutputSize.OBJECT_OVERHEAD + SERVICE);
+              OutputSize.template(r.spec().template()),
+              OutputSize.OBJECT_OVERHEAD
+                  + SERVICE
+                  + names
+                  + ROLE_LINE
+                  + length(r.type())
+                  + (decides
+                      ? SIDECAR + job.options().get(OptionTable.SIDECAR_IMAGE).length()
+                      : 0));
       chars = OutputSize.plus(chars, OutputSize.times(r.count(), one));
       total += r.count();
       if (biggest == null || r.count() > biggest.count()) {
@@ -95,8 +121,24 @@ public abstract class ReplicaJobKind<J, M> implements JobKind<J, M, ReplicaPlan>
             + " each");
   }
 
+  private static long length(String s) {
+    return s == null ? 0 : s.length();
+  }
+
   /** A replica's headless Service, written. */
   private static final long SERVICE = 600;
+
+  /**
+   * The {@code jobc-sidecar} container of a deciding replica, its two volumes and mounts and the
+   * account, written (about 2,600 characters, the image aside).
+   */
+  private static final long SIDECAR = 3_072;
+
+  /** How often a replica's objects repeat the job's name and namespace, at most. */
+  private static final long NAME_COPIES = 16;
+
+  /** A replica's name in the sidecar Role's {@code resourceNames}, its type and job aside. */
+  private static final long ROLE_LINE = 24;
 
   @Override
   public final List<HasMetadata> generate(ReplicaPlan plan) {

@@ -5,7 +5,9 @@ import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code jobc-sidecar replicas} native sidecar beside each replica that decides the job. It
@@ -13,7 +15,8 @@ import java.util.List;
  * success (the deciding replicas' main containers exit 0: all of them, or with {@code --success
  * any} the first) or failure (a replica fails for good under its restart policy), records it as an
  * Event, and then ends the replicas still running without deleting them: it suspends their Jobs, or
- * lowers their Pods' {@code activeDeadlineSeconds}. It alone mounts an API token.
+ * lowers their Pods' {@code activeDeadlineSeconds}. It alone mounts an API token. Its arguments
+ * have the same size whatever the replica counts.
  */
 final class ReplicaSidecar {
   static final String COMMAND = "replicas";
@@ -39,10 +42,14 @@ final class ReplicaSidecar {
     add(args, "--success", plan.anyDecides() ? "any" : "all");
     add(args, "--clean-pod-policy", plan.job().runPolicy().cleanPodPolicy());
     add(args, "--carrier", plan.pods() ? "pod" : "job");
+    // The counts, not the other replicas' names: the sidecar names them as the operator does
+    // (ReplicaLabels.replica), so that each pod's arguments do not grow with the job.
+    Map<String, Integer> counts = new LinkedHashMap<>();
     for (ReplicaPod r : plan.replicas()) {
-      if (!r.equals(self)) {
-        add(args, "--replica", r.lower() + ":" + r.name());
-      }
+      counts.merge(r.lower(), 1, Integer::sum);
+    }
+    for (Map.Entry<String, Integer> count : counts.entrySet()) {
+      add(args, "--replicas", count.getKey() + "=" + count.getValue());
     }
     Container c =
         SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);

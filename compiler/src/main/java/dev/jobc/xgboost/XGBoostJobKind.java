@@ -81,6 +81,22 @@ public final class XGBoostJobKind extends ReplicaJobKind<XGBoostJob, ReplicaJob>
     return out;
   }
 
+  /** Characters of {@code WORKER_ADDRS}'s value: the workers' names, comma-separated. */
+  private static long workerAddrs(ReplicaJob job) {
+    int total = job.totalReplicas();
+    long length = 0;
+    for (int i = 0; i < total - 1; i++) {
+      length += (i > 0 ? 1 : 0) + ReplicaPlanner.name(job, XGBoostJob.WORKER, i).length();
+    }
+    return length;
+  }
+
+  /** {@code WORKER_ADDRS} as every pod's env lists it: name, value, quotes and indentation. */
+  @Override
+  protected long envPerPod(ReplicaJob job) {
+    return job.replicas() == null ? 0 : workerAddrs(job) + 64;
+  }
+
   /**
    * Every pod lists every worker in {@code WORKER_ADDRS}, so the variable grows with the job, and
    * the render with its square: the variable must fit what Linux passes to a program in one
@@ -90,10 +106,7 @@ public final class XGBoostJobKind extends ReplicaJobKind<XGBoostJob, ReplicaJob>
   private static void validateWorkerAddrs(
       ReplicaJob job, ReplicaJob.Replica worker, List<Finding> out) {
     int total = job.totalReplicas();
-    long length = 0;
-    for (int i = 0; i < total - 1; i++) {
-      length += (i > 0 ? 1 : 0) + ReplicaPlanner.name(job, XGBoostJob.WORKER, i).length();
-    }
+    long length = workerAddrs(job);
     long most = MAX_ARG_STRLEN - 1 - (WORKER_ADDRS + "=").length();
     String why = null;
     if (length > most) {

@@ -247,7 +247,7 @@ final class LauncherSidecar {
     try {
       WorkerCleanup.Result r =
           outcome.kind() == JobOutcome.Kind.SUSPENDED
-              ? cleanup.suspend(s.workerSet(), workerLabels, termination)
+              ? cleanup.suspend(Naming.launcher(s.job()), s.workerSet(), workerLabels, termination)
               : cleanup.apply(s.cleanPodPolicy(), s.workerSet(), workerLabels, termination);
       events.record(
           r.ok() ? JobEvents.NORMAL : JobEvents.WARNING,
@@ -274,21 +274,27 @@ final class LauncherSidecar {
     Job job = null;
     boolean jobGone = false;
     try {
-      self = client.getPod(s.namespace(), s.pod());
+      // Through an API outage, again until the pod's grace period (less a margin) runs out: the
+      // workers' fate cannot be decided without these two reads.
+      Exit read =
+          Attempts.until(
+              "reading the launcher pod and Job at exit",
+              WorkerCleanup.LONGEST,
+              termination,
+              () -> new Exit(client.getPod(s.namespace(), s.pod()), readJob()));
+      self = read.pod();
       podGone = self == null;
+      job = read.job();
+      jobGone = job == null;
       if (self != null) {
         events.owner(self);
         termination.podGracePeriod(
             self.getSpec() == null ? null : self.getSpec().getTerminationGracePeriodSeconds());
       }
     } catch (RuntimeException e) {
-      Log.info("could not read the launcher pod at exit: " + PodWatch.describe(e));
-    }
-    try {
-      job = readJob();
-      jobGone = job == null;
-    } catch (RuntimeException e) {
-      Log.info("could not read the launcher Job at exit: " + PodWatch.describe(e));
+      Log.info("could not read the launcher pod and Job at exit: " + PodWatch.describe(e));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
     JobOutcome outcome = JobOutcome.of(job, jobGone, self, podGone, s.launcherContainer());
     if (!outcome.decided()) {
@@ -343,6 +349,9 @@ final class LauncherSidecar {
   private static long remaining(long end) {
     return Math.max(1, end - System.nanoTime());
   }
+
+  /** The launcher pod and Job as read at SIGTERM, each {@code null} when it does not exist. */
+  private record Exit(Pod pod, Job job) {}
 
   /** The launcher Job, or {@code null} when it does not exist. */
   private Job readJob() {

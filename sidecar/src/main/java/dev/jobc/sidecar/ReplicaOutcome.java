@@ -21,9 +21,11 @@ import java.util.Set;
  *       runs beside every replica of that type, so the last to succeed (or the first) decides.
  *   <li><b>Failure</b>: a replica has failed for good under its type's restart policy: under {@code
  *       Never} a failed pod; under {@code ExitCode} an exit code of 1-127 (128 and above, killed by
- *       a signal, are retried: {@code IsRetryableExitCode}), or any failure of a bare Pod, which
- *       nothing replaces; under every policy more failed attempts, container restarts included,
- *       than {@code backoffLimit}. Types in {@code tolerated} never fail the job.
+ *       a signal, are retried: {@code IsRetryableExitCode}) or more failed pods than {@code
+ *       backoffLimit}, or any failure of a bare Pod, which nothing replaces; under {@code
+ *       OnFailure} and {@code Always} failed attempts, container restarts included, reaching {@code
+ *       backoffLimit}, as the Job controller fails the Job and deletes its pods then. Types in
+ *       {@code tolerated} never fail the job.
  * </ul>
  */
 final class ReplicaOutcome {
@@ -53,6 +55,21 @@ final class ReplicaOutcome {
     String selfType() {
       String rest = self.substring(Math.min(self.length(), job.length() + 1));
       return rest.contains("-") ? rest.substring(0, rest.lastIndexOf('-')) : rest;
+    }
+
+    /** This replica's index: what follows the type. */
+    int selfIndex() {
+      String index = self.substring(self.lastIndexOf('-') + 1);
+      return index.matches("[0-9]{1,9}") ? Integer.parseInt(index) : -1;
+    }
+
+    /**
+     * Whether this replica's sidecar watches all the job's pods: replica 0 of the deciding type.
+     * Every other deciding sidecar watches its own replica's pods alone, so that the pods watched
+     * and the watch events per job grow linearly with the replicas, not with their square.
+     */
+    boolean watchesAll() {
+      return self.equals(ReplicaLabels.replica(job, deciding, 0));
     }
   }
 
@@ -155,8 +172,13 @@ final class ReplicaOutcome {
     }
     return switch (policy) {
       case "Never" -> true;
+      // A Job whose pods are never restarted fails when its failed pods exceed backoffLimit
+      // (kubernetes/kubernetes pkg/controller/job/job_controller.go, exceedsBackoffLimit).
       case "ExitCode" -> nonRetryable || r.podCarrier() || failures > r.backoffLimit();
-      default -> failures > r.backoffLimit();
+      // Under OnFailure the restarts REACHING backoffLimit fail the Job, and any restart under a
+      // limit of 0 (pastBackoffLimitOnFailure: result >= backoffLimit; training-operator
+      // v1.9.0 pkg/core/job.go PastBackoffLimit likewise); failures > 0 here.
+      default -> failures >= r.backoffLimit();
     };
   }
 

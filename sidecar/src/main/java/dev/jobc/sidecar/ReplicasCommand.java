@@ -1,5 +1,6 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.conventions.ReplicaLabels;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -103,10 +104,13 @@ final class ReplicasCommand extends SidecarCommand {
   String carrier = "job";
 
   @Option(
-      names = "--replica",
-      paramLabel = "TYPE:NAME",
-      description = "Every other replica, e.g. worker:mnist-worker-0.")
-  List<String> replicas = new ArrayList<>();
+      names = "--replicas",
+      paramLabel = "TYPE=N",
+      required = true,
+      description =
+          "Each replica type's count (lower-case type), e.g. worker=4: the replicas are"
+              + " <job>-<type>-<index>, index 0 to N-1.")
+  Map<String, Integer> replicas = new LinkedHashMap<>();
 
   ReplicasCommand(Termination termination) {
     super(termination);
@@ -114,6 +118,14 @@ final class ReplicasCommand extends SidecarCommand {
 
   ReplicasCommand(Termination termination, Supplier<ClusterApi> apis, Map<String, String> env) {
     super(termination, apis, env);
+  }
+
+  private int replicaCount() {
+    int n = 0;
+    for (int count : replicas.values()) {
+      n += count;
+    }
+    return n;
   }
 
   @Override
@@ -143,13 +155,22 @@ final class ReplicasCommand extends SidecarCommand {
     if (!self.startsWith(job + "-" + decides + "-")) {
       throw usage("--self must be a replica of the deciding type " + decides);
     }
+    // The other replicas follow from the counts, as the operator names them (GenGeneralName), so
+    // that no sidecar's arguments grow with the job.
     Map<String, String> others = new LinkedHashMap<>();
-    for (String r : replicas) {
-      int colon = r.indexOf(':');
-      if (colon <= 0 || colon == r.length() - 1) {
-        throw usage("--replica must be TYPE:NAME, not '" + r + "'");
+    for (Map.Entry<String, Integer> e : replicas.entrySet()) {
+      if (e.getValue() < 0) {
+        throw usage("--replicas " + e.getKey() + " must be at least 0");
       }
-      others.put(r.substring(colon + 1), r.substring(0, colon));
+      for (int i = 0; i < e.getValue(); i++) {
+        String name = ReplicaLabels.replica(job, e.getKey(), i);
+        if (!name.equals(self)) {
+          others.put(name, e.getKey());
+        }
+      }
+    }
+    if (others.size() == replicaCount()) {
+      throw usage("--self " + self + " is not one of the replicas --replicas counts");
     }
     Set<String> tolerate = new LinkedHashSet<>(tolerated);
     return new ReplicasSidecar.Settings(

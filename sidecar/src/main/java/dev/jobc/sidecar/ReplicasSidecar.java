@@ -15,12 +15,19 @@ import java.util.TreeSet;
 
 /**
  * The {@code replicas} sidecar beside each replica that decides a job of training-operator's family
- * (PyTorchJob, XGBoostJob, JAXJob, PaddleJob). From one {@link PodWatch} on the job's pods it does
- * what the kind's {@code UpdateJobStatus} and {@code DeletePodsAndServices} did: {@link
- * ReplicaOutcome} decides success or failure; the sidecar records the operator's Event ({@code
- * <Kind>Succeeded}, {@code <Kind>Failed}) on this replica's Job (or Pod) and then ends the replicas
- * still running, through {@link ReplicaStops}, without deleting any of them. Finished replicas are
- * kept whatever {@code cleanPodPolicy} says: they hold nothing, and Git holds their objects.
+ * (PyTorchJob, XGBoostJob, JAXJob, PaddleJob). From one {@link PodWatch} it does what the kind's
+ * {@code UpdateJobStatus} and {@code DeletePodsAndServices} did: {@link ReplicaOutcome} decides
+ * success or failure; the sidecar records the operator's Event ({@code <Kind>Succeeded}, {@code
+ * <Kind>Failed}) on this replica's Job (or Pod) and then ends the replicas still running, through
+ * {@link ReplicaStops}, without deleting any of them. Finished replicas are kept whatever {@code
+ * cleanPodPolicy} says: they hold nothing, and Git holds their objects.
+ *
+ * <p>Replica 0 of the deciding type watches all the job's pods and decides as the operator does;
+ * every other deciding replica watches its own replica's pods alone, and decides only what those
+ * show: its own failure, or under {@code --success any} its own success. A job of N deciding
+ * replicas thus puts about 2N pods' events on the API server, not N² ({@link
+ * ReplicaOutcome.Rules#watchesAll}). Before ending the rest, a sidecar that watches its own pods
+ * lists the job's pods once, to keep the finished replicas.
  */
 final class ReplicasSidecar {
   /** Everything {@code replicas} is told on its command line. */
@@ -76,8 +83,31 @@ final class ReplicasSidecar {
     return 0;
   }
 
+  /** The job's pods for replica 0 of the deciding type, this replica's own for the others. */
   private Map<String, String> selector() {
-    return ReplicaLabels.jobSelector(s.operator(), s.rules().job());
+    return s.rules().watchesAll()
+        ? ReplicaLabels.jobSelector(s.operator(), s.rules().job())
+        : ReplicaLabels.replicaSelector(
+            s.operator(), s.rules().job(), s.rules().selfType(), s.rules().selfIndex());
+  }
+
+  /** The job's pods, to tell the replicas still running from the finished ones. */
+  private Map<String, Pod> jobPods(Map<String, Pod> watched) {
+    if (s.rules().watchesAll()) {
+      return watched;
+    }
+    Map<String, Pod> pods = new LinkedHashMap<>(watched);
+    try {
+      for (Pod p :
+          client.listPods(
+              s.namespace(), ReplicaLabels.jobSelector(s.operator(), s.rules().job()))) {
+        pods.put(p.getMetadata().getName(), p);
+      }
+    } catch (RuntimeException e) {
+      // Unknown replicas are taken as running and stopped: suspending a finished Job is harmless.
+      Log.info("could not read the job's pods: " + PodWatch.describe(e));
+    }
+    return pods;
   }
 
   /** Reacts to the job's pods as they are now. */
@@ -146,7 +176,7 @@ final class ReplicasSidecar {
               + display(decision.failedType())
               + " replica(s) failed.");
     }
-    stopTheRest(outcome.byReplica(pods), decision.succeeded());
+    stopTheRest(outcome.byReplica(jobPods(pods)), decision.succeeded());
   }
 
   /** The type as the spec spells it: {@code Master}, {@code Worker}. */

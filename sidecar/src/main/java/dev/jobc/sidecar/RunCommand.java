@@ -60,6 +60,14 @@ final class RunCommand extends SidecarCommand {
       description = "The launcher's main container.")
   String launcherContainer;
 
+  @Option(
+      names = "--termination-grace-period",
+      paramLabel = "S",
+      description =
+          "The pod's terminationGracePeriodSeconds (default: 30): how long a clean-up after"
+              + " SIGTERM goes on through API errors, less 5 s.")
+  Long terminationGracePeriod;
+
   RunCommand(Termination termination) {
     super(termination);
   }
@@ -87,6 +95,11 @@ final class RunCommand extends SidecarCommand {
     if (workerReplicas < 0) {
       throw usage("--worker-replicas must be at least 0");
     }
+    if (terminationGracePeriod != null && terminationGracePeriod < 0) {
+      throw usage("--termination-grace-period must be at least 0");
+    }
+    // Known before the pod is read, which an API outage may prevent.
+    termination.podGracePeriod(terminationGracePeriod);
     return new LauncherSidecar.Settings(
         self.namespace(),
         self.name(),

@@ -54,6 +54,13 @@ final class ScaleWorkersCommand extends SidecarCommand {
       description = "Applied when the launcher Job has finished (default: None).")
   String cleanPodPolicy = "None";
 
+  @Option(
+      names = "--resync-seconds",
+      paramLabel = "S",
+      description =
+          "How often to look at the Job and the workers again without a change (default: 30).")
+  int resyncSeconds = (int) WorkerScaler.RESYNC.toSeconds();
+
   ScaleWorkersCommand(Termination termination) {
     super(termination);
   }
@@ -65,7 +72,12 @@ final class ScaleWorkersCommand extends SidecarCommand {
   @Override
   public Integer call() throws Exception {
     WorkerScaler.Settings settings = settings();
-    return new WorkerScaler(apis.get(), settings, termination).run();
+    if (resyncSeconds < 1) {
+      throw usage("--resync-seconds must be at least 1");
+    }
+    return new WorkerScaler(
+            apis.get(), settings, termination, java.time.Duration.ofSeconds(resyncSeconds))
+        .run();
   }
 
   WorkerScaler.Settings settings() {

@@ -47,21 +47,36 @@ final class WorkerCleanup {
     if ("None".equals(policy)) {
       return new Result(true, "WorkersKept", "cleanPodPolicy None: the workers keep running");
     }
-    return release(policy, "cleanPodPolicy " + policy, workerSet, workerLabels, termination);
+    return release(policy, "cleanPodPolicy " + policy, null, workerSet, workerLabels, termination);
   }
 
   /**
    * Releases every worker whatever {@code cleanPodPolicy} says: mpi-operator v0.8.2 deletes the
-   * workers of a suspended MPIJob, so that a queue (Kueue) can give their resources to others.
+   * workers of a suspended MPIJob, so that a queue (Kueue) can give their resources to others. Each
+   * attempt first reads {@code launcherJob} again and releases nothing once it is no longer
+   * suspended: a retry that outlived an API outage must not undo a resumption (mpi-operator's
+   * syncHandler acts on the MPIJob as it is at each sync, not on the event that queued it).
    */
-  Result suspend(String workerSet, Map<String, String> workerLabels, Termination termination)
+  Result suspend(
+      String launcherJob,
+      String workerSet,
+      Map<String, String> workerLabels,
+      Termination termination)
       throws InterruptedException {
-    return release("All", "all workers released", workerSet, workerLabels, termination);
+    return release(
+        "All", "all workers released", launcherJob, workerSet, workerLabels, termination);
   }
 
+  /** Whether {@code job} asks to be suspended ({@code spec.suspend}). */
+  static boolean suspended(io.fabric8.kubernetes.api.model.batch.v1.Job job) {
+    return job.getSpec() != null && Boolean.TRUE.equals(job.getSpec().getSuspend());
+  }
+
+  /** With {@code whileSuspended}, each attempt first checks that this Job is still suspended. */
   private Result release(
       String policy,
       String why,
+      String whileSuspended,
       String workerSet,
       Map<String, String> workerLabels,
       Termination termination)
@@ -72,6 +87,15 @@ final class WorkerCleanup {
           LONGEST,
           termination,
           () -> {
+            if (whileSuspended != null) {
+              var job = client.getJob(namespace, whileSuspended);
+              if (job != null && !suspended(job)) {
+                return new Result(
+                    true,
+                    "WorkersKept",
+                    why.replace("released", "kept") + ": Job " + whileSuspended + " was resumed");
+              }
+            }
             if (workerSet != null) {
               scale.scale(workerSet, 0);
               return new Result(

@@ -18,14 +18,19 @@ import java.util.Map;
  * <ul>
  *   <li>suspended: every worker is released (the StatefulSet scaled to 0), whatever {@code
  *       cleanPodPolicy} says, as upstream on suspension;
- *   <li>resumed after a suspension it saw (or running when it starts) with the StatefulSet at 0:
- *       scaled up to the job's workers;
+ *   <li>running (not suspended, not finished) with the StatefulSet at 0, at its first look or once
+ *       the Job has been suspended and resumed: scaled up to the job's workers, whatever it saw
+ *       before, so that a release that landed late (a retry through an API outage) is undone at the
+ *       next look;
  *   <li>finished ({@code Complete}, {@code SuccessCriteriaMet}, {@code Failed}, {@code
  *       FailureTarget}) or deleted: {@code cleanPodPolicy} is applied and the command exits 0, so
  *       its Job completes and holds nothing.
  * </ul>
  *
- * <p>The launcher's own sidecar does the same from inside its pod, sooner; each change is
+ * <p>It is level-triggered, as a controller: it acts on the Job's and the StatefulSet's state at
+ * each look, at every change of the Job and at least every {@link #RESYNC} (client-go's informer
+ * resync, tools/cache/shared_informer.go), since a change of the StatefulSet alone sends it no
+ * event. The launcher's own sidecar does the same from inside its pod, sooner; each change is
  * idempotent, and an Event is recorded only for a change this process made.
  */
 final class WorkerScaler {
@@ -39,8 +44,12 @@ final class WorkerScaler {
       Map<String, String> workerLabels,
       String cleanPodPolicy) {}
 
+  /** How often the scaler looks again without a change of the Job. */
+  static final java.time.Duration RESYNC = java.time.Duration.ofSeconds(30);
+
   private final ClusterApi client;
   private final Settings s;
+  private final java.time.Duration resync;
   private final Termination termination;
   private final WorkerScale scale;
   private final WorkerCleanup cleanup;
@@ -50,9 +59,15 @@ final class WorkerScaler {
   private volatile boolean listed;
   private boolean seen;
   private boolean suspended;
-  private boolean started;
+  private boolean looked;
 
   WorkerScaler(ClusterApi client, Settings settings, Termination termination) {
+    this(client, settings, termination, RESYNC);
+  }
+
+  WorkerScaler(
+      ClusterApi client, Settings settings, Termination termination, java.time.Duration resync) {
+    this.resync = resync;
     this.client = client;
     this.s = settings;
     this.termination = termination;
@@ -96,8 +111,8 @@ final class WorkerScaler {
               + ") go when it is suspended or has finished");
       while (true) {
         synchronized (changes) {
-          while (!changed && !termination.stopRequested()) {
-            changes.wait();
+          if (!changed && !termination.stopRequested()) {
+            changes.wait(resync.toMillis());
           }
           changed = false;
         }
@@ -137,23 +152,40 @@ final class WorkerScaler {
     }
     JobOutcome outcome = JobOutcome.ofJob(job);
     if (outcome == null) {
-      if ((suspended || !started) && s.workerSet() != null && s.workerReplicas() > 0) {
+      // Running: at the first look, and at every look once the Job has been suspended (its
+      // Suspended condition, which the Job controller keeps with status False and reason
+      // JobResumed on resumption: kubernetes/kubernetes pkg/controller/job/job_controller.go),
+      // workers at 0 come back, however they got there. A Job never suspended is not scaled up
+      // later: its launcher's sidecar releases the workers as the launcher ends, before the Job's
+      // Complete condition.
+      if (s.workerSet() != null
+          && s.workerReplicas() > 0
+          && (!looked || suspended || resumed(job))) {
         resume();
       }
+      looked = true;
       suspended = false;
-      started = true;
       return false;
     }
     if (outcome.kind() == JobOutcome.Kind.SUSPENDED) {
-      if (!suspended) {
+      // Suspended: released, again if they came back (a StatefulSet found at 0 is left alone);
+      // bare worker pods once per suspension.
+      if (!suspended || s.workerSet() != null) {
         suspended = true;
-        started = true;
         release(outcome);
       }
       return false;
     }
     release(outcome);
     return true;
+  }
+
+  /** Whether the Job has been suspended at some time: it has a {@code Suspended} condition. */
+  static boolean resumed(Job job) {
+    if (job.getStatus() == null || job.getStatus().getConditions() == null) {
+      return false;
+    }
+    return job.getStatus().getConditions().stream().anyMatch(c -> "Suspended".equals(c.getType()));
   }
 
   /** Scales the StatefulSet from 0 to the job's workers (a StatefulSet at any other size stays). */
@@ -165,6 +197,11 @@ final class WorkerScaler {
               WorkerCleanup.LONGEST,
               termination,
               () -> {
+                // Read again before each attempt: suspended or finished meanwhile, no scale-up.
+                Job now = client.getJob(s.namespace(), s.launcherJob());
+                if (now == null || JobOutcome.ofJob(now) != null) {
+                  return false;
+                }
                 if (scale.replicas(s.workerSet()) != 0) {
                   return false;
                 }
@@ -197,7 +234,7 @@ final class WorkerScaler {
     }
     WorkerCleanup.Result r =
         outcome.kind() == JobOutcome.Kind.SUSPENDED
-            ? cleanup.suspend(s.workerSet(), s.workerLabels(), termination)
+            ? cleanup.suspend(s.launcherJob(), s.workerSet(), s.workerLabels(), termination)
             : cleanup.apply(s.cleanPodPolicy(), s.workerSet(), s.workerLabels(), termination);
     if (r.ok() && r.message().endsWith(": ended no pods")) {
       Log.info(outcome.description() + "; " + r.message());

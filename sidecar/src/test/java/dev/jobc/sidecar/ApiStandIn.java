@@ -62,6 +62,10 @@ final class ApiStandIn implements AutoCloseable {
   private final KubernetesMockServer server;
   private final Set<WebSocket> watches = ConcurrentHashMap.newKeySet();
   final AtomicBoolean down = new AtomicBoolean();
+
+  /** The sidecar's requests answered 503 while {@link #down}, as {@code METHOD path}. */
+  final List<String> refusedWhileDown = new CopyOnWriteArrayList<>();
+
   final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
   final AtomicInteger lists = new AtomicInteger();
   final AtomicInteger watchRequests = new AtomicInteger();
@@ -768,6 +772,7 @@ final class ApiStandIn implements AutoCloseable {
         watchRequests.incrementAndGet();
       }
       if (down.get()) {
+        refusedWhileDown.add(request.getMethod() + " " + path);
         return status(503, "ServiceUnavailable", "the API is down (test)");
       }
       requests.add(new String[] {agent, request.getMethod(), path});

@@ -536,6 +536,29 @@ class LauncherSidecarTest {
                                 + " left; cleanPodPolicy All: StatefulSet pi-worker scaled to 0"));
   }
 
+  /**
+   * An API outage at SIGTERM: the sidecar reads its pod and Job again, backing off, for the pod's
+   * grace period, not 5 s. Six reads (pauses of 250 ms doubling: 7.75 s after the first) show it
+   * still trying past the 5 s after which it used to give up; the API back, it releases.
+   */
+  @Test
+  void anApiOutageAtSigtermIsOutlastedForTheGracePeriod() throws Exception {
+    termination.podGracePeriod(30L);
+    gateOpenWithOneReadyWorker(ApiStandIn.launcherJob(JOB, 0, 0, false, null), "All", 0);
+    api.down.set(true);
+    api.dropWatches();
+    api.launcherEnded(LAUNCHER_POD, "mpi-launcher", 1);
+    String getPod = "GET /api/v1/namespaces/" + ApiStandIn.NS + "/pods/" + LAUNCHER_POD;
+    termination.requestStop();
+    Eventually.until(
+        "six reads of the pod refused",
+        () -> api.refusedWhileDown.stream().filter(getPod::equals).count() >= 6);
+    api.down.set(false);
+    assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scales).containsEntry("pi-worker", 0);
+    assertThat(events()).anyMatch(e -> "WorkersScaledDown".equals(e.getReason()));
+  }
+
   /** Restart policy Never: the Job counts this pod's failure once it has stopped, and retries. */
   @Test
   void aFailureWithRetriesLeftKeepsTheWorkersForTheNextLauncher() throws Exception {

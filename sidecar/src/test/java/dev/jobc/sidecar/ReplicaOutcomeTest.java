@@ -17,8 +17,10 @@ import org.junit.jupiter.api.Test;
  * The family's outcome without an API, as training-operator v1.9.0 decides it: {@code
  * UpdateJobStatus} of each kind (the deciding type's replicas succeed: all of them, or the first
  * under PyTorchJob's elastic policy), {@code IsRetryableExitCode} (pkg/util/train/train_util.go:
- * 128 and above are retried under {@code ExitCode}) and {@code PastBackoffLimit} (pkg/core/job.go:
- * more failed attempts, restarts included, than {@code backoffLimit}).
+ * 128 and above are retried under {@code ExitCode}) and the Job controller's limits
+ * (kubernetes/kubernetes pkg/controller/job/job_controller.go: under {@code OnFailure} restarts
+ * reaching {@code backoffLimit}, {@code pastBackoffLimitOnFailure}; pods never restarted, more
+ * failed pods than {@code backoffLimit}).
  */
 class ReplicaOutcomeTest {
   private static final Map<String, String> OTHERS =
@@ -171,13 +173,28 @@ class ReplicaOutcomeTest {
 
   @Test
   void retriedFailuresPastTheBackoffLimitFailTheJob() {
-    // OnFailure: the kubelet restarts the container; each restart is a failed attempt.
-    Pod psRestarted = pod("j-ps-0-a", "ps", 0, "Running", null, 2);
+    // OnFailure: the kubelet restarts the container; restarts reaching the limit fail the job
+    // (pastBackoffLimitOnFailure: result >= backoffLimit), as the Job controller then deletes
+    // the pod and the sidecar would never see a later restart.
+    Pod psRestarted = pod("j-ps-0-a", "ps", 0, "Running", null, 1);
     ReplicaOutcome limit2 = outcome("ExitCode", 2, false, false, Set.of());
     assertThat(limit2.decide(byName(ME_RUNNING, psRestarted), ME_RUNNING)).isNull();
-    Pod psRestarted3 = pod("j-ps-0-a", "ps", 0, "Running", null, 3);
-    assertThat(limit2.decide(byName(ME_RUNNING, psRestarted3), ME_RUNNING))
+    Pod psRestarted2 = pod("j-ps-0-a", "ps", 0, "Running", null, 2);
+    assertThat(limit2.decide(byName(ME_RUNNING, psRestarted2), ME_RUNNING))
         .isEqualTo(new Decision(false, "ps", 1));
+    // A limit of 0: the first restart fails the job.
+    Pod psRestartedOnce = pod("j-ps-0-a", "ps", 0, "Running", null, 1);
+    assertThat(
+            outcome("ExitCode", 0, false, false, Set.of())
+                .decide(byName(ME_RUNNING, psRestartedOnce), ME_RUNNING))
+        .isEqualTo(new Decision(false, "ps", 1));
+    // This replica under OnFailure: its own failed attempt counts with its restarts, so its
+    // second failure reaches a limit of 2 (restartCount 2 once the kubelet restarts it).
+    Pod meFirstFailure = pod("j-worker-0-a", "worker", 0, "Running", 1, 0);
+    assertThat(outcome("OnFailure", 2).decide(byName(meFirstFailure), meFirstFailure)).isNull();
+    Pod meSecondOnFailure = pod("j-worker-0-a", "worker", 0, "Running", 1, 1);
+    assertThat(outcome("OnFailure", 2).decide(byName(meSecondOnFailure), meSecondOnFailure))
+        .isEqualTo(new Decision(false, "worker", 1));
 
     // ExitCode: retryable failures of this replica, its own attempt and restarts counted.
     Pod meSecondFailure = pod("j-worker-0-a", "worker", 0, "Running", 137, 1);

@@ -312,14 +312,14 @@ class ReplicasSidecarTest {
     Eventually.until("worker 0 suspended", () -> suspended("dist-worker-0"));
   }
 
-  @Test
-  void jaxWorkersAsPodsTheLastToSucceedCompletesAndRunningPodsGetADeadline() {
-    enforceRenderedRole(
-        "apiVersion: kubeflow.org/v1\nkind: JAXJob\nmetadata: {name: dist, namespace: "
-            + ApiStandIn.NS
-            + "}\nspec:\n  jaxReplicaSpecs:\n    Worker:\n      replicas: 3\n"
-            + "      template: {spec: {containers: [{name: jax, image: t}]}}\n",
-        true);
+  private static final String JAX_JOB =
+      "apiVersion: kubeflow.org/v1\nkind: JAXJob\nmetadata: {name: dist, namespace: "
+          + ApiStandIn.NS
+          + "}\nspec:\n  jaxReplicaSpecs:\n    Worker:\n      replicas: 3\n"
+          + "      template: {spec: {containers: [{name: jax, image: t}]}}\n";
+
+  private void jaxSidecar(String self, Map<String, String> others) {
+    enforceRenderedRole(JAX_JOB, true);
     replica("jaxjob-controller", "worker", 0, "Running", false);
     replica("jaxjob-controller", "worker", 1, "Running", false);
     replica("jaxjob-controller", "worker", 2, "Running", false);
@@ -327,18 +327,23 @@ class ReplicasSidecarTest {
         "JAXJob",
         "jaxjob-controller",
         "jax",
-        "dist-worker-1",
-        "dist-worker-1",
+        self,
+        self,
         Map.of("worker", "Never"),
         "worker",
         false,
         true,
-        Map.of("dist-worker-0", "worker", "dist-worker-2", "worker"));
+        others);
+  }
+
+  @Test
+  void jaxWorkersAsPodsWorkerZeroCompletesOnceAllSucceededAndRunningPodsGetADeadline() {
+    jaxSidecar("dist-worker-0", Map.of("dist-worker-1", "worker", "dist-worker-2", "worker"));
 
     api.launcherEnded("dist-worker-1", "jax", 0);
     api.launcherEnded("dist-worker-0", "jax", 0);
-    api.setPhase("dist-worker-0", "Succeeded");
-    seen("dist-worker-0", "Succeeded");
+    api.setPhase("dist-worker-1", "Succeeded");
+    seen("dist-worker-1", "Succeeded");
     assertThat(sidecar.finished()).as("worker 2 still runs").isFalse();
     api.launcherEnded("dist-worker-2", "jax", 0);
 
@@ -348,7 +353,37 @@ class ReplicasSidecarTest {
     assertThat(succeeded.getInvolvedObject().getKind()).isEqualTo("Pod");
     assertThat(event(ReplicasSidecar.STOPPED).getMessage())
         .isEqualTo(
-            "cleanPodPolicy Running: stopped dist-worker-2; kept the finished dist-worker-0");
+            "cleanPodPolicy Running: stopped dist-worker-2; kept the finished dist-worker-1");
+    Eventually.equals("worker 2 ended by its deadline", 1L, () -> deadline("dist-worker-2"));
+    assertThat(deadline("dist-worker-1")).isNull();
+  }
+
+  /**
+   * Every deciding replica but the first watches its own pods alone (N deciding sidecars each
+   * watching all N pods put N² events on the API server): it sees no other replica, its own success
+   * decides nothing, its own failure fails the job, and it then reads the job's pods once to end
+   * those still running.
+   */
+  @Test
+  void jaxWorkersBeyondTheFirstWatchTheirOwnPodsAndFailTheJobOnTheirOwnFailure() {
+    jaxSidecar("dist-worker-1", Map.of("dist-worker-0", "worker", "dist-worker-2", "worker"));
+
+    api.launcherEnded("dist-worker-0", "jax", 0);
+    api.setPhase("dist-worker-0", "Succeeded");
+    api.launcherEnded("dist-worker-2", "jax", 0);
+    api.setPhase("dist-worker-1", "Pending");
+    seen("dist-worker-1", "Pending");
+    assertThat(sidecar.seenPhase("dist-worker-0")).as("worker 0 is not watched").isNull();
+    assertThat(sidecar.seenPhase("dist-worker-2")).as("worker 2 is not watched").isNull();
+
+    api.setPhase("dist-worker-1", "Running");
+    api.launcherEnded("dist-worker-1", "jax", 1);
+    assertThat(event("JAXJobFailed").getMessage())
+        .isEqualTo("JAXJob dist is failed because 1 Worker replica(s) failed.");
+    assertThat(event(ReplicasSidecar.STOPPED).getMessage())
+        .isEqualTo(
+            "cleanPodPolicy Running: stopped dist-worker-2, dist-worker-1;"
+                + " kept the finished dist-worker-0");
     Eventually.equals("worker 2 ended by its deadline", 1L, () -> deadline("dist-worker-2"));
     assertThat(deadline("dist-worker-0")).isNull();
   }

@@ -100,4 +100,74 @@ class SidecarCommandTest {
       assertThat(options.get(1)).startsWith("      --pod=NAME ");
     }
   }
+
+  /**
+   * The family's sidecar is given each type's count, not the other replicas' names (a JAXJob of
+   * 1,500 workers rendered 1,499 names into each of 1,500 pods), and names them as the operator
+   * does.
+   */
+  @Test
+  void theFamilysOtherReplicasFollowFromTheCounts() {
+    ReplicasCommand replicas = new ReplicasCommand(new Termination(), () -> null, ENV);
+    new CommandLine(replicas)
+        .parseArgs(
+            "--kind",
+            "JAXJob",
+            "--operator",
+            "jaxjob-controller",
+            "--job",
+            "j",
+            "--self",
+            "j-worker-1",
+            "--main-container",
+            "jax",
+            "--restart-policy",
+            "worker=Never",
+            "--decides",
+            "worker",
+            "--replicas",
+            "master=1",
+            "--replicas",
+            "worker=3");
+    ReplicaOutcome.Rules rules = replicas.settings().rules();
+    assertThat(rules.others())
+        .containsExactly(
+            Map.entry("j-master-0", "master"),
+            Map.entry("j-worker-0", "worker"),
+            Map.entry("j-worker-2", "worker"));
+    assertThat(rules.selfIndex()).isEqualTo(1);
+    assertThat(rules.watchesAll()).isFalse();
+
+    assertThat(
+            usageError(
+                new ReplicasCommand(new Termination(), () -> null, ENV),
+                "--kind",
+                "JAXJob",
+                "--operator",
+                "o",
+                "--job",
+                "j",
+                "--self",
+                "j-worker-3",
+                "--main-container",
+                "jax",
+                "--restart-policy",
+                "worker=Never",
+                "--decides",
+                "worker",
+                "--replicas",
+                "worker=3"))
+        .startsWith("--self j-worker-3 is not one of the replicas --replicas counts");
+  }
+
+  /** The launcher pod's grace period reaches the sidecar from its arguments, before any read. */
+  @Test
+  void theRenderedGracePeriodBoundsTheCleanUpAfterSigterm() {
+    Termination t = new Termination();
+    RunCommand run = new RunCommand(t, () -> null, ENV);
+    new CommandLine(run)
+        .parseArgs("--job", "pi", "--launcher-container", "l", "--termination-grace-period", "300");
+    run.settings();
+    assertThat(t.grace()).isEqualTo(java.time.Duration.ofSeconds(295));
+  }
 }

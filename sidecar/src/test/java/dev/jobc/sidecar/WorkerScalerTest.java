@@ -44,7 +44,7 @@ class WorkerScalerTest {
   }
 
   /** Runs the rendered {@code scale-workers}; returns once it follows the Job. */
-  private void runScaler(String cleanPodPolicy) {
+  private void runScaler(String cleanPodPolicy, String... extra) {
     List<HasMetadata> objects =
         RenderedSidecar.render(RenderedSidecar.mpiJob(2).replace("Running", cleanPodPolicy));
     api.role =
@@ -63,7 +63,8 @@ class WorkerScalerTest {
             .findFirst()
             .orElseThrow();
     Container c = scaler.getSpec().getTemplate().getSpec().getContainers().get(0);
-    List<String> args = c.getArgs().subList(1, c.getArgs().size());
+    List<String> args = new java.util.ArrayList<>(c.getArgs().subList(1, c.getArgs().size()));
+    args.addAll(List.of(extra));
     ScaleWorkersCommand command =
         new ScaleWorkersCommand(
             termination,
@@ -161,6 +162,69 @@ class WorkerScalerTest {
     runScaler("None");
     api.update(ApiStandIn.launcherJob(JOB, 6, 0, false, "Complete"));
     assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
+    assertThat(api.scales).containsEntry("pi-worker", 2);
+  }
+
+  /** The launcher Job resumed, as the Job controller leaves it: condition Suspended, False. */
+  private static Job resumedJob() {
+    return new io.fabric8.kubernetes.api.model.batch.v1.JobBuilder(
+            ApiStandIn.launcherJob(JOB, 6, 0, false, null))
+        .editOrNewStatus()
+        .addNewCondition()
+        .withType("Suspended")
+        .withStatus("False")
+        .withReason("JobResumed")
+        .endCondition()
+        .endStatus()
+        .build();
+  }
+
+  /**
+   * Level-triggered: a resumed Job whose workers are at 0 gets them back however they got there
+   * (here a release that lands after the resumption, as the previous launcher's retry through an
+   * outage did), with no change of the Job to react to: the scaler looks again at its resync.
+   */
+  @Test
+  void aResumedJobWhoseWorkersAreAtZeroGetsThemBack() throws Exception {
+    api.scales.put("pi-worker", 2);
+    api.create(resumedJob());
+    runScaler("Running", "--resync-seconds", "1");
+    Eventually.until("the Job seen", () -> api.scaleReads.get() > 0);
+    api.scales.put("pi-worker", 0);
+    Eventually.until(
+        "scaled up again", () -> Integer.valueOf(2).equals(api.scales.get("pi-worker")));
+    Eventually.until(
+        "WorkersResumed event",
+        () -> events().stream().anyMatch(e -> "WorkersResumed".equals(e.getReason())));
+    assertThat(running).isNotDone();
+  }
+
+  /**
+   * A release retried through an API outage reads the Job again before each attempt: resumed
+   * meanwhile, the workers are kept (it used to scale them to 0 after the resumption).
+   */
+  @Test
+  void aReleaseRetriedPastTheResumptionKeepsTheWorkers() throws Exception {
+    api.scales.put("pi-worker", 2);
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    runScaler("None");
+    Eventually.until("the Job seen", () -> api.scaleReads.get() > 0);
+    api.scaleFailures.set(1_000);
+    api.update(ApiStandIn.launcherJob(JOB, 6, 0, true, null));
+    Eventually.until("a release attempted", () -> api.scaleFailures.get() < 1_000);
+    api.update(resumedJob());
+    api.scaleFailures.set(0);
+    Eventually.until(
+        "WorkersKept event",
+        () ->
+            events().stream()
+                .anyMatch(
+                    e ->
+                        e.getMessage()
+                            .equals(
+                                "launcher Job suspended; all workers kept: Job pi-launcher was"
+                                    + " resumed")));
+    assertThat(api.scaleBodies).noneMatch(b -> b.contains("\"replicas\":0"));
     assertThat(api.scales).containsEntry("pi-worker", 2);
   }
 }
