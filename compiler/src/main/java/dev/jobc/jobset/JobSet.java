@@ -83,7 +83,8 @@ public record JobSet(
     success.put("operator", anySucceeds ? "Any" : "All");
     success.put("targetReplicatedJobs", successTargets);
     spec.put("successPolicy", success);
-    if (suspend) {
+    // A queued JobSet's suspend is Kueue's (JobSetRules.queuedSuspend): none in Git.
+    if (suspend && !JobSetRules.queued(labels)) {
       spec.put("suspend", true);
     }
     if (ttlSecondsAfterFinished != null) {

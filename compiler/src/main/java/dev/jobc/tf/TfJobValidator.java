@@ -109,7 +109,12 @@ public final class TfJobValidator {
       counts.put(e.getKey().lower(), e.getValue().count());
     }
     ReplicaValidator.validateJobSet(
-        job.options(), job.metadata(), counts, job.totalReplicas(), out);
+        job.options(),
+        job.metadata(),
+        counts,
+        job.totalReplicas(),
+        job.runPolicy() != null && Boolean.TRUE.equals(job.runPolicy().suspend()),
+        out);
   }
 
   private static void validateName(TfJobModel job, List<Finding> out) {

@@ -122,6 +122,71 @@ class GitOpsScenarioTest {
     step(cluster, gitops, tool, render(job, false, 7200, options), target == Target.JOB_SET);
   }
 
+  /**
+   * Kueue owns {@code suspend} of a queued job: its webhook suspends the JobSet (or gates the Pods)
+   * at creation, admission resumes it and merges the flavor's node selector, and neither Flux's
+   * re-applies nor Argo CD's self-heals undo that, so Kueue never has to start a job again.
+   */
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("queued")
+  void kueueAndGitDoNotFightOverSuspend(String goldenCase, Tool tool) throws Exception {
+    java.nio.file.Path dir = GitOpsRules.root().resolve("golden/cases").resolve(goldenCase);
+    CompileOptions options = CompileOptions.defaults();
+    java.nio.file.Path optionsFile = dir.resolve("options.yaml");
+    if (java.nio.file.Files.exists(optionsFile)) {
+      for (String line : java.nio.file.Files.readAllLines(optionsFile)) {
+        String[] kv = line.split(":\\s*", 2);
+        options = with(options, kv[0].trim(), kv[1].trim());
+      }
+    }
+    List<JsonNode> git = render(java.nio.file.Files.readString(dir.resolve("input.yaml")), options);
+    LiveObjects cluster = new LiveObjects();
+    KueueStandIn kueue = new KueueStandIn(cluster);
+    GitOpsStandIn gitops = new GitOpsStandIn(cluster);
+    sync(gitops, tool, git);
+    kueue.admitAll(Map.of("cloud.google.com/gke-accelerator", "a100"));
+    Map<String, ObjectNode> admitted = cluster.all();
+    for (int round = 0; round < 3; round++) {
+      sync(gitops, tool, git);
+      kueue.reconcile();
+    }
+    assertThat(gitops.errors).isEmpty();
+    assertThat(kueue.restarts).as("admitted jobs Kueue had to start again").isZero();
+    assertThat(cluster.all()).as("nothing undone").isEqualTo(admitted);
+    long queued =
+        admitted.values().stream()
+            .filter(KueueStandIn::queued)
+            .peek(
+                o -> {
+                  assertThat(o.at("/spec/suspend").asBoolean(false)).isFalse();
+                  assertThat(o.toString()).contains("a100");
+                })
+            .count();
+    assertThat(queued).as("queued objects").isPositive();
+  }
+
+  static Stream<Arguments> queued() {
+    List<Arguments> out = new ArrayList<>();
+    for (String c :
+        List.of(
+            "mpijob-jobset-kueue",
+            "tfjob-jobset-kueue",
+            "pytorchjob-jobset-kueue",
+            "pytorchjob-pods-kueue",
+            "tfjob-pods-kueue")) {
+      for (Tool tool : List.of(Tool.FLUX, Tool.ARGO_RESPECTING)) {
+        out.add(Arguments.of(c, tool));
+      }
+    }
+    return out.stream();
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static CompileOptions with(CompileOptions options, String name, String value) {
+    dev.jobc.options.Option option = OptionTable.byName(name);
+    return options.with(option, option.parse(value));
+  }
+
   /** One Git change and one sync, then the rule of the class on every field Git sets. */
   private static void step(
       LiveObjects cluster,
