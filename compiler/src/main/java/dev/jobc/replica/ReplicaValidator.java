@@ -99,6 +99,9 @@ public final class ReplicaValidator {
     validateTotal(job, out);
     validateGang(job, out);
     validateJobSet(job, out);
+    if (!ReplicaJobSets.chosen(job.options())) {
+      ReplicaKueue.needsPodIntegration(job.metadata().getLabels(), out);
+    }
     return out;
   }
 

@@ -13,6 +13,7 @@ import dev.jobc.model.RunPolicy;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.replica.ReplicaJobSets;
+import dev.jobc.replica.ReplicaKueue;
 import dev.jobc.replica.ReplicaValidator;
 import dev.jobc.validate.JobNames;
 import dev.jobc.validate.ReservedNames;
@@ -281,6 +282,10 @@ public final class TfJobValidator {
    */
   static void validateKueue(TfJobModel job, List<Finding> out) {
     Map<String, String> labels = job.metadata().getLabels();
+    if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
+        && !ReplicaJobSets.chosen(job.options())) {
+      ReplicaKueue.needsPodIntegration(labels, out);
+    }
     if (labels == null
         || !labels.containsKey(TfKueue.QUEUE_NAME)
         || job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
