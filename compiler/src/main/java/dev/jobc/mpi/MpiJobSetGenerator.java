@@ -63,8 +63,7 @@ public final class MpiJobSetGenerator {
             plan.namespace(),
             labels,
             JobSet.annotations(
-                Metadata.objectAnnotations(plan.options()),
-                plan.job().metadata().getAnnotations()),
+                Metadata.objectAnnotations(plan.options()), plan.job().metadata().getAnnotations()),
             jobs,
             true,
             // A launcher that runs ranks must resolve before it is Ready, or it waits for itself

@@ -125,9 +125,8 @@ public final class ReplicaValidator {
 
   /**
    * In the JobSet target, {@link JobSetRules#check} on the JobSet of a job named by {@code meta}
-   * whose types have {@code counts} replicas ({@code total} in all), a replicated Job each, and
-   * its queued {@code suspend}. TFJob's
-   * validator checks its JobSet here too.
+   * whose types have {@code counts} replicas ({@code total} in all), a replicated Job each, and its
+   * queued {@code suspend}. TFJob's validator checks its JobSet here too.
    */
   public static void validateJobSet(
       CompileOptions options,

@@ -214,10 +214,7 @@ class GitOpsScenarioTest {
           tool == Tool.FLUX
               && "IfNotPresent"
                   .equals(
-                      o.path("metadata")
-                          .path("annotations")
-                          .path(GitOpsRules.FLUX_SSA)
-                          .asText());
+                      o.path("metadata").path("annotations").path(GitOpsRules.FLUX_SSA).asText());
       for (String leaf : LiveObjects.leaves(o)) {
         String what = LiveObjects.key(o) + " " + leaf;
         boolean runTimes =

@@ -24,25 +24,25 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@link #fluxApply}, Flux's kustomize-controller (fluxcd/kustomize-controller {@code
  *       docs/spec/v1/kustomizations.md}, "Controlling the apply behavior of resources", and
- *       fluxcd/pkg {@code ssa/manager_apply.go}): a server-side dry-run of the whole set first,
- *       and nothing applied when the API server refuses one object (an immutable field); then each
+ *       fluxcd/pkg {@code ssa/manager_apply.go}): a server-side dry-run of the whole set first, and
+ *       nothing applied when the API server refuses one object (an immutable field); then each
  *       object server-side applied with ownership forced under field manager {@code
  *       kustomize-controller}, except that one annotated {@code kustomize.toolkit.fluxcd.io/ssa:
  *       IfNotPresent} is only created when missing (Flux 2.1 and later) and one annotated {@code
  *       ssa: Ignore} is skipped;
  *   <li>{@link #argoSync}, Argo CD's sync, which self-heal runs whenever the live state differs
  *       from Git's (argoproj/argo-cd {@code controller/appcontroller.go}, {@code
- *       docs/user-guide/auto_sync.md}): a missing object is created; before comparing, every
- *       {@code ignoreDifferences} entry that matches the object by group, kind and, when given,
- *       name and namespace deletes its {@code jsonPointers} and {@code jqPathExpressions} from
- *       both the live and the desired object, whoever wrote the field ({@code
+ *       docs/user-guide/auto_sync.md}): a missing object is created; before comparing, every {@code
+ *       ignoreDifferences} entry that matches the object by group, kind and, when given, name and
+ *       namespace deletes its {@code jsonPointers} and {@code jqPathExpressions} from both the live
+ *       and the desired object, whoever wrote the field ({@code
  *       util/argo/normalizers/diff_normalizer.go}; the expressions run in the real {@code jq} as
  *       {@code del(EXPR)}, as Argo CD runs them in gojq), and its {@code managedFieldsManagers}
  *       delete the fields those managers own in the live object's {@code managedFields} ({@code
  *       util/argo/managedfields/managed_fields.go}); a difference in what is left syncs the object.
- *       With {@code RespectIgnoreDifferences=true} the sync first gives the desired object the
- *       live values of the ignored fields ({@code docs/user-guide/sync-options.md}, "Respect
- *       Ignore Difference Configs"; {@code controller/sync.go}); without it, Git's whole object is
+ *       With {@code RespectIgnoreDifferences=true} the sync first gives the desired object the live
+ *       values of the ignored fields ({@code docs/user-guide/sync-options.md}, "Respect Ignore
+ *       Difference Configs"; {@code controller/sync.go}); without it, Git's whole object is
  *       applied.
  * </ul>
  *

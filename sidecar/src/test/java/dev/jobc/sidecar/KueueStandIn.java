@@ -17,11 +17,11 @@ import java.util.TreeSet;
  *       {@code pkg/controller/jobframework/defaults.go}) and gates a Pod with {@code
  *       kueue.x-k8s.io/admission} ({@code pkg/controller/jobs/pod/pod_webhook.go}, {@code
  *       Default});
- *   <li>at admission it merges the flavor's node selector into the pod templates and unsuspends
- *       the JobSet ({@code pkg/controller/jobs/jobset/jobset_controller.go}, {@code
+ *   <li>at admission it merges the flavor's node selector into the pod templates and unsuspends the
+ *       JobSet ({@code pkg/controller/jobs/jobset/jobset_controller.go}, {@code
  *       RunWithPodSetsInfo}, through {@code startJob} of {@code
- *       pkg/controller/jobframework/reconciler.go}), or sets a Pod's node selector and removes
- *       its gate ({@code pkg/controller/jobs/pod/pod_controller.go}, {@code Run});
+ *       pkg/controller/jobframework/reconciler.go}), or sets a Pod's node selector and removes its
+ *       gate ({@code pkg/controller/jobs/pod/pod_controller.go}, {@code Run});
  *   <li>an admitted JobSet found suspended is started again ({@code reconciler.go}: a job whose
  *       Workload is admitted and that is suspended gets {@code startJob} again).
  * </ul>
@@ -76,13 +76,15 @@ final class KueueStandIn {
           JsonNode jobs = o.path("spec").path("replicatedJobs");
           for (int i = 0; i < jobs.size(); i++) {
             String at = "/spec/replicatedJobs/" + i + "/template/spec/template/spec/nodeSelector/";
-            nodeSelector.forEach((k, v) -> LiveObjects.set(patch, at + escape(k), JSON.valueToTree(v)));
+            nodeSelector.forEach(
+                (k, v) -> LiveObjects.set(patch, at + escape(k), JSON.valueToTree(v)));
           }
           LiveObjects.set(patch, "/spec/suspend", JSON.valueToTree(false));
         }
         case "Pod" -> {
           nodeSelector.forEach(
-              (k, v) -> LiveObjects.set(patch, "/spec/nodeSelector/" + escape(k), JSON.valueToTree(v)));
+              (k, v) ->
+                  LiveObjects.set(patch, "/spec/nodeSelector/" + escape(k), JSON.valueToTree(v)));
           LiveObjects.set(patch, "/spec/schedulingGates", JSON.createArrayNode());
         }
         default -> {

@@ -12,10 +12,10 @@ import java.util.TreeSet;
 
 /**
  * A cluster's objects as the API server keeps them, in memory, for the GitOps and Kueue scenarios:
- * each object's JSON and its {@code managedFields} (which manager owns which field, as JSON pointers
- * of leaves). Lists are merged item by item by position: the lists the scenarios write to are keyed
- * by name in the API ({@code listType=map}), and their items keep their positions. Writes follow the API server's rules as far as the scenarios
- * need them:
+ * each object's JSON and its {@code managedFields} (which manager owns which field, as JSON
+ * pointers of leaves). Lists are merged item by item by position: the lists the scenarios write to
+ * are keyed by name in the API ({@code listType=map}), and their items keep their positions. Writes
+ * follow the API server's rules as far as the scenarios need them:
  *
  * <ul>
  *   <li>a write moves the fields it sets to its manager (kubernetes/kubernetes {@code
@@ -159,8 +159,7 @@ final class LiveObjects implements GitOpsStandIn.Cluster {
     String name = live.path("metadata").path("name").asText();
     if (kind.equals("Job")
         && !live.path("spec").path("template").equals(next.path("spec").path("template"))) {
-      throw new Refused(
-          "Job.batch \"" + name + "\" is invalid: spec.template: field is immutable");
+      throw new Refused("Job.batch \"" + name + "\" is invalid: spec.template: field is immutable");
     }
     if (kind.equals("JobSet")) {
       boolean suspended =
@@ -211,7 +210,10 @@ final class LiveObjects implements GitOpsStandIn.Cluster {
     return out;
   }
 
-  /** Gives {@code manager} the {@code written} fields, and takes them (and what is under them) from others. */
+  /**
+   * Gives {@code manager} the {@code written} fields, and takes them (and what is under them) from
+   * others.
+   */
   private static void take(Map<String, Set<String>> fields, String manager, Set<String> written) {
     for (Map.Entry<String, Set<String>> e : fields.entrySet()) {
       if (!e.getKey().equals(manager)) {
@@ -227,7 +229,8 @@ final class LiveObjects implements GitOpsStandIn.Cluster {
     Set<String> out = new TreeSet<>();
     fields.forEach(
         (m, f) -> {
-          if (!m.equals(manager) && f.stream().anyMatch(x -> covers(x, field) || covers(field, x))) {
+          if (!m.equals(manager)
+              && f.stream().anyMatch(x -> covers(x, field) || covers(field, x))) {
             out.add(m);
           }
         });
@@ -278,9 +281,7 @@ final class LiveObjects implements GitOpsStandIn.Cluster {
       JsonNode child =
           last
               ? value.deepCopy()
-              : keys[i + 1].matches("[0-9]+")
-                  ? JSON.createArrayNode()
-                  : JSON.createObjectNode();
+              : keys[i + 1].matches("[0-9]+") ? JSON.createArrayNode() : JSON.createObjectNode();
       if (node instanceof ArrayNode a) {
         int at = Integer.parseInt(k);
         while (a.size() <= at) {
