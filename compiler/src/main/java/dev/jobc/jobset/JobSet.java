@@ -50,6 +50,27 @@ public record JobSet(
   }
 
   /**
+   * The JobSet's annotations: {@code objectAnnotations} (jobc's, on every object) and the job's
+   * annotations that Kueue reads from the object it admits, which is the JobSet here: {@code
+   * provreq.kueue.x-k8s.io/*}, the ProvisioningRequest parameters (kueue v0.19.2 {@code
+   * pkg/controller/jobframework/utils.go}, {@code provReqAnnotationsFromObject} reading {@code
+   * job.Object().GetAnnotations()}), and every {@code kueue.x-k8s.io/*} one.
+   */
+  public static Map<String, String> annotations(
+      Map<String, String> objectAnnotations, Map<String, String> jobAnnotations) {
+    Map<String, String> out = new LinkedHashMap<>(objectAnnotations);
+    if (jobAnnotations != null) {
+      jobAnnotations.forEach(
+          (k, v) -> {
+            if (k.startsWith("provreq.kueue.x-k8s.io/") || k.startsWith("kueue.x-k8s.io/")) {
+              out.put(k, v == null ? "" : v);
+            }
+          });
+    }
+    return out;
+  }
+
+  /**
    * The object. There is no failure policy: without one the controller fails the JobSet as soon as
    * one child Job has failed ({@code pkg/controllers/failure_policy.go}), and then, as on success,
    * deletes the child Jobs still running.
@@ -83,7 +104,8 @@ public record JobSet(
     success.put("operator", anySucceeds ? "Any" : "All");
     success.put("targetReplicatedJobs", successTargets);
     spec.put("successPolicy", success);
-    if (suspend) {
+    // A queued JobSet's suspend is Kueue's (JobSetRules.queuedSuspend): none in Git.
+    if (suspend && !JobSetRules.queued(labels)) {
       spec.put("suspend", true);
     }
     if (ttlSecondsAfterFinished != null) {

@@ -95,6 +95,33 @@ public final class JobSetRules {
   }
 
   /**
+   * A queued JobSet's {@code spec.suspend} is Kueue's, so jobc renders none ({@link
+   * JobSet#resource}): Kueue's webhook suspends the JobSet at creation (kueue v0.19.2 {@code
+   * pkg/controller/jobs/jobset/jobset_webhook.go} {@code Default}, {@code
+   * jobframework.ApplyDefaultForSuspend}) and admission resumes it ({@code
+   * pkg/controller/jobframework/reconciler.go} {@code startJob}, {@code jobset_controller.go}
+   * {@code RunWithPodSetsInfo}). A {@code suspend: true} in Git would suspend the admitted job
+   * again at every re-apply, and Kueue would resume it: a warning at {@code path} says so.
+   */
+  public static void queuedSuspend(
+      Map<String, String> labels, boolean suspend, FieldPath path, List<Finding> out) {
+    if (suspend && queued(labels)) {
+      out.add(
+          Finding.warning(
+              path,
+              "a JobSet with a kueue.x-k8s.io/queue-name is suspended by Kueue until admitted, and"
+                  + " Kueue owns its spec.suspend: jobc renders none, so that a re-apply of Git"
+                  + " never suspends the admitted job again; to hold a queued job, deactivate its"
+                  + " Workload (spec.active: false) or stop its LocalQueue (docs/jobset.md#kueue)"));
+    }
+  }
+
+  /** Whether {@code labels} name a Kueue queue. */
+  public static boolean queued(Map<String, String> labels) {
+    return labels != null && labels.containsKey(MpiLabels.KUEUE_QUEUE_NAME);
+  }
+
+  /**
    * Refuses the JobSet target for a job of {@code kind}, which does not render as a JobSet, with
    * {@code reason}: a located error at the job's {@code kind}, so that nothing is rendered in a
    * target the user did not choose.

@@ -62,7 +62,8 @@ public final class MpiJobSetGenerator {
             plan.name(),
             plan.namespace(),
             labels,
-            Metadata.objectAnnotations(plan.options()),
+            JobSet.annotations(
+                Metadata.objectAnnotations(plan.options()), plan.job().metadata().getAnnotations()),
             jobs,
             true,
             // A launcher that runs ranks must resolve before it is Ready, or it waits for itself

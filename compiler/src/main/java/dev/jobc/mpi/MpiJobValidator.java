@@ -132,6 +132,8 @@ public final class MpiJobValidator {
     } else {
       List<JobSetRules.Shape> shape = jobSetShape(job);
       JobSetRules.check(name, shape, shape.size(), job.metadata().getLabels(), job.options(), out);
+      JobSetRules.queuedSuspend(
+          job.metadata().getLabels(), job.suspend(), MpiPaths.RUN_POLICY.child("suspend"), out);
     }
   }
 

@@ -173,12 +173,14 @@ public final class OptionTable {
           "kueue-max-pod-sets",
           "N",
           Integer.class,
-          8,
+          // kueue v0.19.2 apis/kueue/v1beta1/workload_types.go: spec.podSets MaxItems=18 (8 up
+          // to v0.17, 10 in v0.18).
+          18,
           text -> positive("kueue-max-pod-sets", text),
           false,
           "Target jobset: the most replicated Jobs a JobSet with a kueue.x-k8s.io/queue-name"
-              + " may have, Kueue's limit of pod sets per Workload (8 up to Kueue v0.17, 10 in"
-              + " v0.18, 18 from v0.19).",
+              + " may have, Kueue's limit of pod sets per Workload (18 from Kueue v0.19; set 10"
+              + " for v0.18, 8 up to v0.17).",
           null);
 
   public static final Option<Boolean> DISABLE_FLUX_SUBSTITUTION =

@@ -80,12 +80,15 @@ public final class ReplicaJobSets {
    *
    * @param labels the JobSet's labels: the operator's job labels; the job's Kueue labels go on it
    *     alone
+   * @param jobAnnotations the job's annotations: those Kueue reads go on the JobSet ({@link
+   *     JobSet#annotations})
    */
   public static JobSet jobSet(
       String name,
       String namespace,
       Map<String, String> labels,
       Map<String, String> kueueLabels,
+      Map<String, String> jobAnnotations,
       String container,
       RunPolicy run,
       List<Member> members,
@@ -109,7 +112,7 @@ public final class ReplicaJobSets {
         name,
         namespace,
         all,
-        Metadata.objectAnnotations(options),
+        JobSet.annotations(Metadata.objectAnnotations(options), jobAnnotations),
         jobs,
         false,
         false,

@@ -1,7 +1,10 @@
 package dev.jobc.replica;
 
 import dev.jobc.conventions.MpiLabels;
+import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
+import java.util.List;
+import java.util.Map;
 
 /**
  * How a job with a {@code kueue.x-k8s.io/queue-name} label becomes one Kueue Workload in the plain
@@ -30,6 +33,29 @@ public final class ReplicaKueue {
   public static final String RETRIABLE_IN_GROUP = MpiLabels.KUEUE_PREFIX + "retriable-in-group";
 
   private ReplicaKueue() {}
+
+  /**
+   * A queued job whose replicas are one pod group needs Kueue's {@code pod} integration, which
+   * Kueue's shipped configuration turns on from v0.16.0 only (kueue {@code
+   * config/components/manager/controller_manager_config.yaml}: commented out up to v0.15.0), and
+   * which a configuration listing its own {@code integrations.frameworks} without it turns off
+   * ({@code apis/config/v1beta1/defaults.go} defaults the list only when it is empty). Without it
+   * nothing gates the pods: they start at once, outside every quota. jobc cannot see the
+   * configuration, so every such render says so.
+   */
+  public static void needsPodIntegration(Map<String, String> labels, List<Finding> out) {
+    if (labels == null || !labels.containsKey(QUEUE_NAME)) {
+      return;
+    }
+    out.add(
+        Finding.warning(
+            FieldPath.of("metadata", "labels").key(QUEUE_NAME),
+            "Kueue admits the replicas' bare Pods as one pod group through its pod integration"
+                + " (\"pod\" in integrations.frameworks), on in Kueue's shipped configuration from"
+                + " v0.16.0 only, and off in a configuration that lists frameworks without it;"
+                + " with it off the Pods start at once, outside every quota"
+                + " (docs/scheduling.md#kueue)"));
+  }
 
   /**
    * With {@code runPolicy.managedBy: kueue.x-k8s.io/multikueue}, MultiKueue dispatches the job

@@ -95,6 +95,7 @@ public final class ReplicaObjects {
                 plan.namespace(),
                 ReplicaLabels.jobSelector(operator, plan.name()),
                 plan.kueueLabels(),
+                plan.job().metadata().getAnnotations(),
                 plan.framework().container(),
                 plan.job().runPolicy(),
                 members,

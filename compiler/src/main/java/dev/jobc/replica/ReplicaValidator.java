@@ -99,6 +99,9 @@ public final class ReplicaValidator {
     validateTotal(job, out);
     validateGang(job, out);
     validateJobSet(job, out);
+    if (!ReplicaJobSets.chosen(job.options())) {
+      ReplicaKueue.needsPodIntegration(job.metadata().getLabels(), out);
+    }
     return out;
   }
 
@@ -111,25 +114,33 @@ public final class ReplicaValidator {
     for (ReplicaJob.Replica r : job.each()) {
       counts.put(r.lower(), r.count());
     }
-    validateJobSet(job.options(), job.metadata(), counts, job.totalReplicas(), out);
+    validateJobSet(
+        job.options(),
+        job.metadata(),
+        counts,
+        job.totalReplicas(),
+        job.runPolicy() != null && Boolean.TRUE.equals(job.runPolicy().suspend()),
+        out);
   }
 
   /**
    * In the JobSet target, {@link JobSetRules#check} on the JobSet of a job named by {@code meta}
-   * whose types have {@code counts} replicas ({@code total} in all), a replicated Job each. TFJob's
-   * validator checks its JobSet here too.
+   * whose types have {@code counts} replicas ({@code total} in all), a replicated Job each, and its
+   * queued {@code suspend}. TFJob's validator checks its JobSet here too.
    */
   public static void validateJobSet(
       CompileOptions options,
       ObjectMeta meta,
       Map<String, Integer> counts,
       int total,
+      boolean suspend,
       List<Finding> out) {
     if (!ReplicaJobSets.chosen(options) || meta == null || meta.getName() == null) {
       return;
     }
     JobSetRules.check(
         meta.getName(), ReplicaJobSets.shapes(counts), total, meta.getLabels(), options, out);
+    JobSetRules.queuedSuspend(meta.getLabels(), suspend, RUN_POLICY.child("suspend"), out);
   }
 
   /**

@@ -43,6 +43,7 @@ final class TfJobSetGenerator {
                 plan.namespace(),
                 TfLabels.jobSelector(plan.name()),
                 plan.kueueLabels(),
+                plan.job().metadata().getAnnotations(),
                 TfJob.CONTAINER,
                 plan.job().runPolicy(),
                 members,

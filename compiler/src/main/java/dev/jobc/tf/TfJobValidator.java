@@ -13,6 +13,7 @@ import dev.jobc.model.RunPolicy;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.replica.ReplicaJobSets;
+import dev.jobc.replica.ReplicaKueue;
 import dev.jobc.replica.ReplicaValidator;
 import dev.jobc.validate.JobNames;
 import dev.jobc.validate.ReservedNames;
@@ -109,7 +110,12 @@ public final class TfJobValidator {
       counts.put(e.getKey().lower(), e.getValue().count());
     }
     ReplicaValidator.validateJobSet(
-        job.options(), job.metadata(), counts, job.totalReplicas(), out);
+        job.options(),
+        job.metadata(),
+        counts,
+        job.totalReplicas(),
+        job.runPolicy() != null && Boolean.TRUE.equals(job.runPolicy().suspend()),
+        out);
   }
 
   private static void validateName(TfJobModel job, List<Finding> out) {
@@ -276,6 +282,10 @@ public final class TfJobValidator {
    */
   static void validateKueue(TfJobModel job, List<Finding> out) {
     Map<String, String> labels = job.metadata().getLabels();
+    if (job.options().get(OptionTable.WORKERS) == WorkerKind.PODS
+        && !ReplicaJobSets.chosen(job.options())) {
+      ReplicaKueue.needsPodIntegration(labels, out);
+    }
     if (labels == null
         || !labels.containsKey(TfKueue.QUEUE_NAME)
         || job.options().get(OptionTable.WORKERS) == WorkerKind.PODS

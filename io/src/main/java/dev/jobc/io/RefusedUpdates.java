@@ -26,7 +26,11 @@ import java.util.Set;
  *       tolerations} and {@code schedulingGates};
  *   <li>StatefulSet: {@code spec.selector}, {@code serviceName}, {@code podManagementPolicy},
  *       {@code volumeClaimTemplates};
- *   <li>Service: {@code spec.clusterIP}.
+ *   <li>Service: {@code spec.clusterIP};
+ *   <li>JobSet: {@code spec.replicatedJobs}, {@code network}, {@code successPolicy}, {@code
+ *       failurePolicy}, {@code managedBy} (kubernetes-sigs/jobset v0.12.0 {@code
+ *       pkg/webhooks/jobset_webhook.go}, {@code ValidateUpdate}; it lets Kueue change a suspended
+ *       JobSet's scheduling fields, which no render does).
  * </ul>
  *
  * A jobc upgrade or an option that changes what a Job's pod template holds (the sidecar image,
@@ -52,7 +56,9 @@ public final class RefusedUpdates {
           "apps/v1 StatefulSet",
           List.of("selector", "serviceName", "podManagementPolicy", "volumeClaimTemplates"),
           "v1 Service",
-          List.of("clusterIP"));
+          List.of("clusterIP"),
+          "jobset.x-k8s.io/v1alpha2 JobSet",
+          List.of("replicatedJobs", "network", "successPolicy", "failurePolicy", "managedBy"));
 
   /** What a Pod's update may change; the rest of its {@code spec} is fixed once it exists. */
   private static final Set<String> POD_MUTABLE =
@@ -165,15 +171,37 @@ public final class RefusedUpdates {
         }
       }
     }
-    return new Refusal(file, object, path, shown(a), shown(b));
+    String before = text(a);
+    String after = text(b);
+    // Long values are cut around their first difference, both at the same place, so that the
+    // part that differs shows.
+    int common = 0;
+    while (common < before.length()
+        && common < after.length()
+        && before.charAt(common) == after.charAt(common)) {
+      common++;
+    }
+    int from = common > SHOWN / 2 ? common - SHOWN / 2 : 0;
+    return new Refusal(file, object, path, cut(before, from), cut(after, from));
   }
 
-  private static String shown(JsonNode n) {
+  /** The most characters of a value shown. */
+  static final int SHOWN = 80;
+
+  private static String text(JsonNode n) {
     if (n.isMissingNode()) {
       return "none";
     }
-    String s = n.isTextual() ? n.asText() : n.toString();
-    return s.length() > 80 ? s.substring(0, 77) + "..." : s;
+    return n.isTextual() ? n.asText() : n.toString();
+  }
+
+  private static String cut(String s, int from) {
+    if (s.length() <= SHOWN && from == 0) {
+      return s;
+    }
+    int start = Math.min(from, s.length());
+    int end = Math.min(s.length(), start + SHOWN);
+    return (start > 0 ? "..." : "") + s.substring(start, end) + (end < s.length() ? "..." : "");
   }
 
   private record Located(String file, JsonNode root) {}

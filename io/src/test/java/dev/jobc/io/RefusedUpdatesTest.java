@@ -104,6 +104,60 @@ class RefusedUpdatesTest {
                 + " (docs/gitops.md#when-a-render-changes-an-existing-job)");
   }
 
+  /**
+   * Two long values that differ near their end show the part that differs, cut at the same place:
+   * cut at the same length from their start, both read "A..." and the warning showed no change.
+   */
+  @Test
+  void aLongValueShowsThePartThatDiffers() {
+    String prefix = "-Xss256k -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xshare:auto ".repeat(3);
+    String job =
+        """
+        apiVersion: batch/v1
+        kind: Job
+        metadata: {name: pi-launcher, namespace: team}
+        spec:
+          template:
+            spec:
+              containers:
+              - name: jobc-sidecar
+                env:
+                - {name: JAVA_TOOL_OPTIONS, value: "OPTS"}
+        """;
+    var before =
+        new TreeMap<>(java.util.Map.of("job.yaml", job.replace("OPTS", prefix + "-Xmx24m")));
+    var after =
+        new TreeMap<>(java.util.Map.of("job.yaml", job.replace("OPTS", prefix + "-Xmx40m")));
+    RefusedUpdates.Refusal r = RefusedUpdates.between(before, after).get(0);
+    assertThat(r.field())
+        .isEqualTo("spec.template.spec.containers[jobc-sidecar].env[JAVA_TOOL_OPTIONS].value");
+    assertThat(r.before()).isNotEqualTo(r.after()).startsWith("...").endsWith("-Xmx24m");
+    assertThat(r.after()).startsWith("...").endsWith("-Xmx40m");
+    assertThat(r.before().length()).isLessThanOrEqualTo(RefusedUpdates.SHOWN + 3);
+  }
+
+  /**
+   * A JobSet's replicated Jobs are immutable (JobSet v0.12.0's webhook, {@code ValidateUpdate}): a
+   * new worker image in the JobSet target is refused for an existing JobSet, and says so.
+   */
+  @Test
+  void aJobSetsReplicatedJobsAreImmutable() {
+    CompileOptions jobSet =
+        CompileOptions.defaults().with(OptionTable.TARGET, dev.jobc.options.Target.JOB_SET);
+    var before = files(render(MPI_JOB, jobSet));
+    var after =
+        files(
+            render(
+                MPI_JOB.replace("name: worker, image: pi", "name: worker, image: pi:2"), jobSet));
+    assertThat(RefusedUpdates.between(before, before)).isEmpty();
+    assertThat(RefusedUpdates.between(before, after))
+        .extracting(RefusedUpdates.Refusal::object, RefusedUpdates.Refusal::field)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                "JobSet team/pi",
+                "spec.replicatedJobs[worker].template.spec.template.spec.containers[worker].image"));
+  }
+
   @Test
   void theSameRenderAndMutableChangesAreNotRefused() {
     var before = files(render(MPI_JOB, CompileOptions.defaults()));

@@ -22,8 +22,21 @@ final class GitOpsRules {
   static final String FLUX_SSA = "kustomize.toolkit.fluxcd.io/ssa";
   static final String MANAGER = "jobc-sidecar";
 
-  /** One documented {@code ignoreDifferences} entry. */
-  record Entry(String group, String kind, List<String> managers) {}
+  /**
+   * One documented {@code ignoreDifferences} entry: what it matches (group, kind, and name and
+   * namespace when given) and what it ignores there.
+   */
+  record Entry(
+      String group,
+      String kind,
+      String name,
+      String namespace,
+      List<String> managers,
+      List<String> jqPathExpressions,
+      List<String> jsonPointers) {}
+
+  /** The documented Application settings: its entries and whether syncs respect them. */
+  record Recipe(List<Entry> entries, boolean respectIgnoreDifferences) {}
 
   private static List<Entry> documented;
 
@@ -73,27 +86,42 @@ final class GitOpsRules {
     throw new AssertionError("no " + marker + " in " + docs);
   }
 
-  @SuppressWarnings("unchecked")
   static List<Entry> parse(String yaml) {
-    Map<String, Object> doc = RenderedJob.YAML.unmarshal(yaml, Map.class);
-    Map<String, Object> spec = (Map<String, Object>) doc.get("spec");
-    List<Entry> out = new ArrayList<>();
-    for (Map<String, Object> e : (List<Map<String, Object>>) spec.get("ignoreDifferences")) {
-      Object managers = e.get("managedFieldsManagers");
-      out.add(
-          new Entry(
-              e.get("group") == null ? "" : (String) e.get("group"),
-              (String) e.get("kind"),
-              managers == null ? List.of() : List.copyOf((List<String>) managers)));
-    }
-    Map<String, Object> sync = (Map<String, Object>) spec.get("syncPolicy");
-    List<String> options = sync == null ? List.of() : (List<String>) sync.get("syncOptions");
-    if (options == null || !options.contains("RespectIgnoreDifferences=true")) {
+    Recipe recipe = recipe(yaml);
+    if (!recipe.respectIgnoreDifferences()) {
       throw new AssertionError(
           "the documented ignoreDifferences need syncOptions RespectIgnoreDifferences=true,"
               + " or a sync restores the ignored fields");
     }
-    return out;
+    return recipe.entries();
+  }
+
+  /** The entries and sync options of an Application's {@code spec} in {@code yaml}. */
+  @SuppressWarnings("unchecked")
+  static Recipe recipe(String yaml) {
+    Map<String, Object> doc = RenderedJob.YAML.unmarshal(yaml, Map.class);
+    Map<String, Object> spec = (Map<String, Object>) doc.get("spec");
+    List<Entry> out = new ArrayList<>();
+    for (Map<String, Object> e : (List<Map<String, Object>>) spec.get("ignoreDifferences")) {
+      out.add(
+          new Entry(
+              e.get("group") == null ? "" : (String) e.get("group"),
+              (String) e.get("kind"),
+              (String) e.get("name"),
+              (String) e.get("namespace"),
+              strings(e.get("managedFieldsManagers")),
+              strings(e.get("jqPathExpressions")),
+              strings(e.get("jsonPointers"))));
+    }
+    Map<String, Object> sync = (Map<String, Object>) spec.get("syncPolicy");
+    List<String> options = sync == null ? null : (List<String>) sync.get("syncOptions");
+    return new Recipe(
+        List.copyOf(out), options != null && options.contains("RespectIgnoreDifferences=true"));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<String> strings(Object list) {
+    return list == null ? List.of() : List.copyOf((List<String>) list);
   }
 
   /** The API group of a kind's {@code apiVersion} ({@code batch/v1} → batch, {@code v1} → ""). */
@@ -114,6 +142,7 @@ final class GitOpsRules {
     for (Entry e : documented()) {
       if (e.group().equals(group(o))
           && e.kind().equals(o.getKind())
+          && (e.name() == null || e.name().equals(o.getMetadata().getName()))
           && e.managers().contains(MANAGER)) {
         return null;
       }

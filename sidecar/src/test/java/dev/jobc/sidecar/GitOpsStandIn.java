@@ -4,167 +4,338 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 
 /**
- * What a GitOps tool does to objects of Git that are already in the cluster, against the stand-in
- * API:
+ * What a GitOps tool does with the objects Git holds, by the tools' own rules:
  *
  * <ul>
- *   <li>{@link #fluxApply}: Flux's kustomize-controller applies every object server-side with
- *       ownership forced, except that one with {@code kustomize.toolkit.fluxcd.io/ssa:
- *       IfNotPresent} is only created when missing;
- *   <li>{@link #argoSelfHeal}: Argo CD creates what is missing and, where a live object's fields
- *       differ from Git's, applies Git's values, except for the fields the documented {@code
- *       ignoreDifferences} entries leave to their managers ({@code managedFieldsManagers}, as the
- *       stand-in recorded who set what), which {@code RespectIgnoreDifferences=true} keeps.
+ *   <li>{@link #fluxApply}, Flux's kustomize-controller (fluxcd/kustomize-controller {@code
+ *       docs/spec/v1/kustomizations.md}, "Controlling the apply behavior of resources", and
+ *       fluxcd/pkg {@code ssa/manager_apply.go}): a server-side dry-run of the whole set first, and
+ *       nothing applied when the API server refuses one object (an immutable field); then each
+ *       object server-side applied with ownership forced under field manager {@code
+ *       kustomize-controller}, except that one annotated {@code kustomize.toolkit.fluxcd.io/ssa:
+ *       IfNotPresent} is only created when missing (Flux 2.1 and later) and one annotated {@code
+ *       ssa: Ignore} is skipped;
+ *   <li>{@link #argoSync}, Argo CD's sync, which self-heal runs whenever the live state differs
+ *       from Git's (argoproj/argo-cd {@code controller/appcontroller.go}, {@code
+ *       docs/user-guide/auto_sync.md}): a missing object is created; before comparing, every {@code
+ *       ignoreDifferences} entry that matches the object by group, kind and, when given, name and
+ *       namespace deletes its {@code jsonPointers} and {@code jqPathExpressions} from both the live
+ *       and the desired object, whoever wrote the field ({@code
+ *       util/argo/normalizers/diff_normalizer.go}; the expressions run in the real {@code jq} as
+ *       {@code del(EXPR)}, as Argo CD runs them in gojq), and its {@code managedFieldsManagers}
+ *       delete the fields those managers own in the live object's {@code managedFields} ({@code
+ *       util/argo/managedfields/managed_fields.go}); a difference in what is left syncs the object.
+ *       With {@code RespectIgnoreDifferences=true} the sync first gives the desired object the live
+ *       values of the ignored fields ({@code docs/user-guide/sync-options.md}, "Respect Ignore
+ *       Difference Configs"; {@code controller/sync.go}); without it, Git's whole object is
+ *       applied.
  * </ul>
  *
- * The stand-in API checks no field; the one rule that matters here is modelled: the API server
- * refuses to raise a pod's {@code activeDeadlineSeconds} (it may only be set or lowered), which
- * fails that sync. {@link #errors} lists what failed.
+ * Argo CD's comparison looks at the fields Git sets (a field only the cluster added is no
+ * difference, as in its three-way diff); its removal of fields Git dropped is not modelled. {@link
+ * #errors} lists the syncs the API server refused: the tool would report them and retry.
  */
 final class GitOpsStandIn {
   static final String FLUX = "kustomize-controller";
   static final String ARGO = "argocd-controller";
+  static final String JQ = "jq";
 
-  private final ApiStandIn api;
-  private final ObjectMapper json = new ObjectMapper();
+  /** The cluster the tools write to. */
+  interface Cluster {
+    /** The live object named like {@code like}, or {@code null}. */
+    ObjectNode get(JsonNode like);
+
+    /** The fields each manager owns in the live object, as JSON pointers. */
+    Map<String, Set<String>> managedFields(JsonNode like);
+
+    void create(JsonNode o, String manager);
+
+    /** A server-side apply with ownership forced. */
+    void apply(JsonNode config, String manager);
+
+    /** A JSON merge patch. */
+    void patch(JsonNode like, JsonNode mergePatch, String manager);
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Cluster cluster;
 
   /** Syncs that failed: the tool would report them and retry for ever. */
   final List<String> errors = new ArrayList<>();
 
+  /** How many objects each tool wrote to after their creation, by tool. */
+  final Map<String, Integer> writes = new java.util.TreeMap<>();
+
+  GitOpsStandIn(Cluster cluster) {
+    this.cluster = cluster;
+  }
+
+  /** The tools against {@link ApiStandIn}'s objects. */
   GitOpsStandIn(ApiStandIn api) {
-    this.api = api;
+    this(new OnApiStandIn(api));
+  }
+
+  static List<JsonNode> trees(List<HasMetadata> rendered) {
+    List<JsonNode> out = new ArrayList<>();
+    for (HasMetadata o : rendered) {
+      try {
+        out.add(JSON.readTree(RenderedJob.YAML.asJson(o)));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return out;
   }
 
   void fluxApply(List<HasMetadata> rendered) {
-    for (HasMetadata o : rendered) {
-      HasMetadata live = api.admin.resource(o).get();
-      if (live == null) {
-        create(o, FLUX);
-      } else if (!"IfNotPresent".equals(annotation(o, GitOpsRules.FLUX_SSA))) {
-        apply(o, live, FLUX, Set.of());
-      }
-    }
+    flux(trees(rendered));
   }
 
   void argoSelfHeal(List<HasMetadata> rendered) {
-    for (HasMetadata o : rendered) {
-      HasMetadata live = api.admin.resource(o).get();
-      if (live == null) {
-        create(o, ARGO);
+    argoSync(trees(rendered), GitOpsRules.recipe(GitOpsRules.snippet(GitOpsRules.root())));
+  }
+
+  /** One reconciliation of kustomize-controller over {@code rendered}. */
+  void flux(List<JsonNode> rendered) {
+    List<JsonNode> toApply = new ArrayList<>();
+    for (JsonNode o : rendered) {
+      String ssa = o.path("metadata").path("annotations").path(GitOpsRules.FLUX_SSA).asText("");
+      if (ssa.equalsIgnoreCase("Ignore")) {
         continue;
       }
-      Set<String> ignored = new TreeSet<>();
-      for (GitOpsRules.Entry e : GitOpsRules.documented()) {
-        if (e.group().equals(GitOpsRules.group(o)) && e.kind().equals(o.getKind())) {
-          String key =
-              GitOpsRules.group(o)
-                  + "/"
-                  + o.getKind().toLowerCase(Locale.ROOT)
-                  + "s/"
-                  + o.getMetadata().getName();
-          for (String manager : e.managers()) {
-            ignored.addAll(
-                api.managedFields.getOrDefault(key, Map.of()).getOrDefault(manager, Set.of()));
-          }
+      if (cluster.get(o) == null || !ssa.equalsIgnoreCase("IfNotPresent")) {
+        toApply.add(o);
+      }
+    }
+    // The dry-run of the whole set: one refusal stops every apply.
+    List<String> refused = new ArrayList<>();
+    for (JsonNode o : toApply) {
+      ObjectNode live = cluster.get(o);
+      if (live != null) {
+        try {
+          LiveObjects scratch = new LiveObjects();
+          scratch.create(live, "live");
+          scratch.apply(o, FLUX);
+        } catch (LiveObjects.Refused e) {
+          refused.add(FLUX + " dry-run on " + what(o) + ": " + e.getMessage());
         }
       }
-      apply(o, live, ARGO, ignored);
     }
-  }
-
-  private void create(HasMetadata o, String manager) {
-    api.admin.resource(o).create(); // created by the test admin: who created it matters to no rule
-  }
-
-  /** Applies {@code desired}'s values where {@code live} differs, outside {@code ignored}. */
-  private void apply(HasMetadata desired, HasMetadata live, String manager, Set<String> ignored) {
-    JsonNode want = json.valueToTree(desired);
-    JsonNode have = json.valueToTree(live);
-    Map<String, JsonNode> changes = new LinkedHashMap<>();
-    differences(want, have, "", ignored, changes);
-    changes.remove("/status");
-    if (changes.isEmpty()) {
+    if (!refused.isEmpty()) {
+      errors.addAll(refused);
       return;
     }
-    String what = manager + " on " + desired.getKind() + " " + desired.getMetadata().getName();
-    if (desired instanceof Pod && changes.containsKey("/spec/activeDeadlineSeconds")) {
-      Long now = ((Pod) live).getSpec().getActiveDeadlineSeconds();
-      long asked = changes.get("/spec/activeDeadlineSeconds").asLong();
-      if (now != null && asked > now) {
-        errors.add(
-            what
-                + ": the API server refuses spec.activeDeadlineSeconds "
-                + asked
-                + " (it may only be lowered, from "
-                + now
-                + ")");
-        return;
+    for (JsonNode o : toApply) {
+      boolean existed = cluster.get(o) != null;
+      ObjectNode before = existed ? cluster.get(o) : null;
+      cluster.apply(o, FLUX);
+      if (existed && !before.equals(cluster.get(o))) {
+        writes.merge(FLUX, 1, Integer::sum);
       }
     }
-    ObjectNode patch = json.createObjectNode();
-    changes.forEach((path, value) -> put(patch, path, value));
+  }
+
+  /** One Argo CD sync (as self-heal runs it) of {@code rendered} under {@code recipe}. */
+  void argoSync(List<JsonNode> rendered, GitOpsRules.Recipe recipe) {
+    for (JsonNode desired : rendered) {
+      ObjectNode live = cluster.get(desired);
+      if (live == null) {
+        cluster.create(desired, ARGO);
+        continue;
+      }
+      List<GitOpsRules.Entry> entries = matching(recipe.entries(), desired);
+      Set<String> managers = new TreeSet<>();
+      entries.forEach(e -> managers.addAll(e.managers()));
+      Set<String> managed = new TreeSet<>();
+      cluster
+          .managedFields(desired)
+          .forEach(
+              (manager, fields) -> {
+                if (managers.contains(manager)) {
+                  managed.addAll(fields);
+                }
+              });
+      ObjectNode wantNormal = normalize(desired, entries, managed);
+      ObjectNode haveNormal = normalize(live, entries, managed);
+      if (!differs(wantNormal, haveNormal)) {
+        continue;
+      }
+      JsonNode toApply = desired;
+      if (recipe.respectIgnoreDifferences()) {
+        // The live values of what the normalization removed from the live object.
+        ObjectNode patched = wantNormal.deepCopy();
+        Set<String> kept = LiveObjects.leaves(haveNormal);
+        for (String leaf : LiveObjects.leaves(live)) {
+          if (!kept.contains(leaf) && !leaf.startsWith("/status")) {
+            LiveObjects.set(patched, leaf, live.at(leaf));
+          }
+        }
+        toApply = patched;
+      }
+      ObjectNode change = JSON.createObjectNode();
+      for (String leaf : LiveObjects.leaves(toApply)) {
+        if (!leaf.startsWith("/status") && !toApply.at(leaf).equals(live.at(leaf))) {
+          LiveObjects.set(change, leaf, toApply.at(leaf));
+        }
+      }
+      if (change.isEmpty()) {
+        continue;
+      }
+      try {
+        cluster.patch(desired, change, ARGO);
+        writes.merge(ARGO, 1, Integer::sum);
+      } catch (LiveObjects.Refused | KubernetesClientException e) {
+        errors.add(ARGO + " on " + what(desired) + ": " + e.getMessage());
+      }
+    }
+  }
+
+  /** The entries that apply to {@code o}: group, kind, and name and namespace when given. */
+  static List<GitOpsRules.Entry> matching(List<GitOpsRules.Entry> entries, JsonNode o) {
+    String v = o.path("apiVersion").asText();
+    String group = v.contains("/") ? v.substring(0, v.indexOf('/')) : "";
+    List<GitOpsRules.Entry> out = new ArrayList<>();
+    for (GitOpsRules.Entry e : entries) {
+      if (e.group().equals(group)
+          && e.kind().equals(o.path("kind").asText())
+          && (e.name() == null || e.name().equals(o.path("metadata").path("name").asText()))
+          && (e.namespace() == null
+              || e.namespace().equals(o.path("metadata").path("namespace").asText()))) {
+        out.add(e);
+      }
+    }
+    return out;
+  }
+
+  /** {@code o} without what {@code entries} ignore and without the {@code managed} fields. */
+  static ObjectNode normalize(JsonNode o, List<GitOpsRules.Entry> entries, Set<String> managed) {
+    ObjectNode out = o.deepCopy();
+    out.remove("status");
+    for (GitOpsRules.Entry e : entries) {
+      for (String pointer : e.jsonPointers()) {
+        LiveObjects.remove(out, pointer);
+      }
+    }
+    for (String field : managed) {
+      LiveObjects.remove(out, field);
+    }
+    List<String> jq = new ArrayList<>();
+    entries.forEach(e -> e.jqPathExpressions().forEach(x -> jq.add("del(" + x + ")")));
+    return jq.isEmpty() ? out : (ObjectNode) jq(String.join(" | ", jq), out);
+  }
+
+  /** Runs {@code program} in the real jq over {@code input}. */
+  static JsonNode jq(String program, JsonNode input) {
     try {
+      Process p = new ProcessBuilder(JQ, "-c", program).redirectErrorStream(false).start();
+      try (var in = p.getOutputStream()) {
+        in.write(JSON.writeValueAsBytes(input));
+      }
+      byte[] out = p.getInputStream().readAllBytes();
+      String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+      if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+        throw new AssertionError("jq " + program + " failed: " + err);
+      }
+      return JSON.readTree(out);
+    } catch (IOException e) {
+      throw new AssertionError(
+          "cannot run jq (Debian package jq; .ci/run installs it): " + e.getMessage(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError(e);
+    }
+  }
+
+  /** Whether a field {@code want} sets has another value in {@code have}. */
+  private static boolean differs(JsonNode want, JsonNode have) {
+    for (String leaf : LiveObjects.leaves(want)) {
+      if (!want.at(leaf).equals(have.at(leaf))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String what(JsonNode o) {
+    return o.path("kind").asText() + " " + o.path("metadata").path("name").asText();
+  }
+
+  /** {@link Cluster} over {@link ApiStandIn}: its CRUD objects and its record of managers. */
+  private record OnApiStandIn(ApiStandIn api) implements Cluster {
+    private HasMetadata object(JsonNode o) {
+      return RenderedJob.YAML.unmarshal(o.toString());
+    }
+
+    @Override
+    public ObjectNode get(JsonNode like) {
+      HasMetadata live = api.admin.resource(object(like)).get();
+      return live == null ? null : (ObjectNode) trees(List.of(live)).get(0);
+    }
+
+    @Override
+    public Map<String, Set<String>> managedFields(JsonNode like) {
+      HasMetadata o = object(like);
+      String key =
+          GitOpsRules.group(o)
+              + "/"
+              + o.getKind().toLowerCase(Locale.ROOT)
+              + "s/"
+              + o.getMetadata().getName();
+      return api.managedFields.getOrDefault(key, Map.of());
+    }
+
+    @Override
+    public void create(JsonNode o, String manager) {
+      api.admin.resource(object(o)).create(); // who created it matters to no rule here
+    }
+
+    @Override
+    public void apply(JsonNode config, String manager) {
+      ObjectNode live = get(config);
+      if (live == null) {
+        create(config, manager);
+        return;
+      }
+      ObjectNode change = JSON.createObjectNode();
+      for (String leaf : LiveObjects.leaves(config)) {
+        if (!leaf.startsWith("/status") && !config.at(leaf).equals(live.at(leaf))) {
+          LiveObjects.set(change, leaf, config.at(leaf));
+        }
+      }
+      if (!change.isEmpty()) {
+        patch(config, change, manager);
+      }
+    }
+
+    @Override
+    public void patch(JsonNode like, JsonNode mergePatch, String manager) {
+      LiveObjects check = new LiveObjects();
+      check.create(get(like), "live");
+      check.patch(like, mergePatch, manager); // the API server's refusals
       api.admin
-          .resource(desired)
+          .resource(object(like))
           .patch(
               new PatchContext.Builder()
                   .withPatchType(PatchType.JSON_MERGE)
                   .withFieldManager(manager)
                   .build(),
-              patch.toString());
-    } catch (KubernetesClientException e) {
-      errors.add(what + ": " + e.getMessage());
+              mergePatch.toString());
     }
-  }
-
-  private static void differences(
-      JsonNode want, JsonNode have, String at, Set<String> ignored, Map<String, JsonNode> out) {
-    for (String i : ignored) {
-      if (at.equals(i) || at.startsWith(i + "/")) {
-        return;
-      }
-    }
-    if (want.isObject() && have != null && have.isObject()) {
-      for (var e : want.properties()) {
-        String key = e.getKey().replace("~", "~0").replace("/", "~1");
-        differences(e.getValue(), have.get(e.getKey()), at + "/" + key, ignored, out);
-      }
-    } else if (!want.equals(have)) {
-      out.put(at, want);
-    }
-  }
-
-  private static void put(ObjectNode patch, String path, JsonNode value) {
-    String[] keys = path.substring(1).split("/");
-    ObjectNode node = patch;
-    for (int i = 0; i < keys.length - 1; i++) {
-      node =
-          node.has(unescape(keys[i]))
-              ? (ObjectNode) node.get(unescape(keys[i]))
-              : node.putObject(unescape(keys[i]));
-    }
-    node.set(unescape(keys[keys.length - 1]), value);
-  }
-
-  private static String unescape(String key) {
-    return key.replace("~1", "/").replace("~0", "~");
-  }
-
-  private static String annotation(HasMetadata o, String name) {
-    Map<String, String> a = o.getMetadata().getAnnotations();
-    return a == null ? null : a.get(name);
   }
 }
