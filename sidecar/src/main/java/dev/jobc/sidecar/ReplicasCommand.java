@@ -1,5 +1,6 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ClusterApi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
