@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Footprint of the jobc sidecar: `run` with the arguments and JVM options the compiler renders for
 # a job of N workers, inside a control group with the CPU and memory limits rendered for it (as
-# kubelet runs the container), against fabric8's mock API on loopback (nothing leaves this
+# kubelet runs the container), against the stand-in API (ApiStandIn: lists and HTTP watches as
+# kube-apiserver serves them) on loopback (nothing leaves this
 # machine). Every worker turns Ready (the gate must open), then single workers flip; it reports
 # resident memory, the group's peak memory and OOM kills, the delay from a Ready change to
 # discover_hosts.sh changing, lists and watches, and SIGTERM to exit.

@@ -1,5 +1,7 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ApiConnection;
+import dev.jobc.sidecar.client.ApiException;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
@@ -31,7 +33,8 @@ final class Attempts {
     Duration pause = FIRST_PAUSE;
     for (int n = 1; ; n++) {
       try {
-        return attempt.get();
+        // A blocked read ends by the deadline too, not only the pauses between attempts.
+        return ApiConnection.by(Math.min(end, termination.deadline()), attempt);
       } catch (RuntimeException e) {
         long left = Math.min(end, termination.deadline()) - System.nanoTime();
         if (notFound(e) || e instanceof CancellationException || left < FIRST_PAUSE.toNanos()) {

@@ -1,6 +1,7 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.MpiEra;
+import dev.jobc.sidecar.client.ClusterApi;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;

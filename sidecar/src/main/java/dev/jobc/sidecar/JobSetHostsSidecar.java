@@ -4,6 +4,7 @@ import dev.jobc.conventions.DiscoverHosts;
 import dev.jobc.conventions.JobSetNames;
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiLabels;
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,9 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ClusterApi;
+import dev.jobc.sidecar.client.Informer;
+import dev.jobc.sidecar.client.JobJson;
+import dev.jobc.sidecar.client.PodJson;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -32,13 +36,14 @@ final class JobWatch implements AutoCloseable {
     informer =
         new Informer<>(
             "jobc-job-watch",
-            api.connection().watchReconnect(),
+            api.connection().backoff(),
             new Informer.Source<>(
                 cont -> api.listJobsPage(namespace, selector, cont),
                 version -> api.watchJobs(namespace, selector, version),
                 json -> PodJson.event(json, JobJson::job)),
             j -> j.getMetadata().getName(),
-            () -> listener.accept(this.snapshot()));
+            () -> listener.accept(this.snapshot()),
+            Log::info);
     informer.start();
   }
 

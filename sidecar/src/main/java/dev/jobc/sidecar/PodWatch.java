@@ -1,5 +1,8 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ClusterApi;
+import dev.jobc.sidecar.client.Informer;
+import dev.jobc.sidecar.client.PodJson;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -59,13 +62,14 @@ final class PodWatch implements AutoCloseable {
     informer =
         new Informer<>(
             "jobc-pod-watch-reader",
-            api.connection().watchReconnect(),
+            api.connection().backoff(),
             new Informer.Source<>(
                 cont -> api.listPodsPage(namespace, selector, cont),
                 version -> api.watchPods(namespace, selector, version),
                 json -> PodJson.event(json, PodJson::pod)),
             p -> p.getMetadata().getName(),
-            this::signal);
+            this::signal,
+            Log::info);
     informer.start();
   }
 

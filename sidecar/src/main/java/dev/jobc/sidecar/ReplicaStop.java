@@ -1,5 +1,7 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ApiException;
+import dev.jobc.sidecar.client.ClusterApi;
 import java.time.Duration;
 
 /**

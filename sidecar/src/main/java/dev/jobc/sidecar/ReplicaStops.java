@@ -1,5 +1,7 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ClusterApi;
+
 /**
  * Ends a replica without deleting anything jobc rendered (the run-time rule): its Job is suspended
  * ({@code spec.suspend: true}; the Job controller then stops the pod and keeps the Job), or its

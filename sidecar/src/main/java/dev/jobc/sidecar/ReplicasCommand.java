@@ -1,6 +1,7 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.ReplicaLabels;
+import dev.jobc.sidecar.client.ClusterApi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

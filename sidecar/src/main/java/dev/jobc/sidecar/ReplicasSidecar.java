@@ -1,6 +1,7 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.ReplicaLabels;
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.ObjectReference;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReference;

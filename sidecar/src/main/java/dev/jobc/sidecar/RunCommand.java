@@ -2,6 +2,7 @@ package dev.jobc.sidecar;
 
 import dev.jobc.conventions.MpiEra;
 import dev.jobc.conventions.MpiImplementation;
+import dev.jobc.sidecar.client.ClusterApi;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;

@@ -1,5 +1,6 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ClusterApi;
 import java.util.Map;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;

@@ -1,5 +1,7 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ApiConnection;
+import dev.jobc.sidecar.client.ClusterApi;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;

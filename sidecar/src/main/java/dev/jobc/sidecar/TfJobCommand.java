@@ -1,6 +1,7 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.TfLabels;
+import dev.jobc.sidecar.client.ClusterApi;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -2,6 +2,7 @@ package dev.jobc.sidecar;
 
 import dev.jobc.sidecar.OutcomeRules.Action;
 import dev.jobc.sidecar.OutcomeRules.Verdict;
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;

@@ -1,6 +1,7 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.DglNaming;
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.file.Path;
 import java.time.Duration;

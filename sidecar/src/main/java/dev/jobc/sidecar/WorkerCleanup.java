@@ -1,5 +1,6 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.time.Duration;
 import java.util.ArrayList;

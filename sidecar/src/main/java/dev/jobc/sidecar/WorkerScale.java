@@ -2,6 +2,9 @@ package dev.jobc.sidecar;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.jobc.sidecar.client.ClusterApi;
+import dev.jobc.sidecar.client.JobJson;
+import dev.jobc.sidecar.client.PodJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.Map;
 

@@ -1,6 +1,8 @@
 package dev.jobc.sidecar;
 
 import dev.jobc.conventions.DglNaming;
+import dev.jobc.sidecar.client.ApiException;
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodSchedulingGate;
 import java.time.Duration;

@@ -3,6 +3,9 @@ package dev.jobc.sidecar;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobc.sidecar.client.ApiConnection;
+import dev.jobc.sidecar.client.Backoff;
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -43,10 +46,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
 
 /**
- * fabric8's mock API server in CRUD mode (with watches) on loopback, plus failures injected into
- * the sidecar's requests only (told apart by their user agent): watch connections dropped, the next
- * watch answered with {@code 410 Gone}, the whole API unavailable. It also counts the sidecar's
- * list requests and records its scale patches.
+ * A stand-in API server on loopback: fabric8's mock in CRUD mode (with watches) as the store,
+ * served to the sidecar as kube-apiserver serves lists and watches ({@link ApiServerHttp}: HTTP
+ * watches, {@code timeoutSeconds}, bookmarks, WebSocket upgrades without an origin refused), plus
+ * failures injected into the sidecar's requests only (told apart by their user agent): watch
+ * connections dropped or silent, the next watch ended with {@code 410 Gone}, expired continue
+ * tokens, {@code 429} with {@code Retry-After}, lists that trickle, the whole API unavailable. It
+ * also counts the sidecar's list and watch requests and records its scale patches. The tests' own
+ * requests ({@link #admin}) go to the mock directly.
  *
  * <p>As a cluster would, it answers the sidecar only what the <b>Role jobc renders</b> for the
  * scenario grants ({@link #role}); a test that has none says why ({@link #withoutRole}), or every
@@ -60,11 +67,27 @@ final class ApiStandIn implements AutoCloseable {
 
   private final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(List.of());
   private final KubernetesMockServer server;
-  private final Set<WebSocket> watches = ConcurrentHashMap.newKeySet();
+  private final Faults faults = new Faults();
+
+  /** What the sidecar talks to: kube-apiserver's HTTP protocol in front of the store. */
+  private final ApiServerHttp http;
+
   final AtomicBoolean down = new AtomicBoolean();
 
   /** The sidecar's requests answered 503 while {@link #down}, as {@code METHOD path}. */
   final List<String> refusedWhileDown = new CopyOnWriteArrayList<>();
+
+  /** The next this many requests of the sidecar are answered 429 with {@link #retryAfter}. */
+  final AtomicInteger tooManyRequests = new AtomicInteger();
+
+  /** The {@code Retry-After} of a 429, in seconds. */
+  volatile int retryAfter = 1;
+
+  /** The next this many list pages asked for with a continue token are answered 410 (expired). */
+  final AtomicInteger expireContinue = new AtomicInteger();
+
+  /** The sidecar's lists of anything (first pages only: each is one list). */
+  final AtomicInteger allLists = new AtomicInteger();
 
   final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
   final AtomicInteger lists = new AtomicInteger();
@@ -175,11 +198,12 @@ final class ApiStandIn implements AutoCloseable {
     server =
         new KubernetesMockServer(
             new Context(new com.fasterxml.jackson.databind.ObjectMapper()),
-            web(tls),
+            new MockWebServer(),
             new HashMap<>(),
-            new Faults(),
+            faults,
             false);
     server.start(java.net.InetAddress.getLoopbackAddress(), 0);
+    http = new ApiServerHttp(faults::dispatch, tls);
     admin = client("test-admin");
   }
 
@@ -197,14 +221,59 @@ final class ApiStandIn implements AutoCloseable {
     // Generous timeouts: a 2-core machine under a parallel build can stall the first requests.
     // Tests assert outcomes, not durations.
     return new ClusterApi(
-        new ApiConnection(
-            java.net.URI.create(url()),
-            () -> "stand-in",
-            null,
-            userAgent,
-            java.time.Duration.ofSeconds(60),
-            java.time.Duration.ofSeconds(60),
-            java.time.Duration.ofMillis(50)));
+        connection(userAgent, Duration.ofSeconds(60), ApiConnection.MIN_WATCH_TIMEOUT));
+  }
+
+  /** Short pauses between an informer's attempts, so that tests of retries do not wait long. */
+  static final Backoff.Settings BACKOFF =
+      new Backoff.Settings(
+          Duration.ofMillis(50), Duration.ofSeconds(1), Duration.ofMinutes(2), 2.0, 1.0);
+
+  /**
+   * The sidecar's connection to the stand-in, trusting its certificate when it serves HTTPS, with
+   * the timeout of a request and the shortest {@code timeoutSeconds} of a watch given.
+   */
+  ApiConnection connection(String userAgent, Duration requestTimeout, Duration watchTimeout) {
+    java.util.function.Supplier<javax.net.ssl.SSLContext> trust = null;
+    if (tls()) {
+      try {
+        javax.net.ssl.SSLContext context =
+            ApiConnection.trusting(
+                serverCertificate().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        trust = () -> context;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return new ApiConnection(
+        java.net.URI.create(url()),
+        () -> "stand-in",
+        trust,
+        userAgent,
+        Duration.ofSeconds(60),
+        requestTimeout,
+        watchTimeout,
+        BACKOFF);
+  }
+
+  /** Watches answered and then silent, without an end: dead connections (or not, for false). */
+  void silentWatches(boolean silent) {
+    http.silentWatches = silent;
+  }
+
+  /** Watches answered and ended at once, without an event (or not, for false). */
+  void endWatchesAtOnce(boolean atOnce) {
+    http.endAtOnce = atOnce;
+  }
+
+  /** Every list answer written one byte per {@code interval} ({@code null}: at once). */
+  void trickleLists(Duration interval) {
+    http.trickle = interval;
+  }
+
+  /** WebSocket upgrades refused for want of an {@code Origin}. */
+  int refusedUpgrades() {
+    return http.refusedUpgrades.get();
   }
 
   /** Runs the scenario under the Role {@code role} that jobc rendered for it. */
@@ -242,38 +311,14 @@ final class ApiStandIn implements AutoCloseable {
     return b.build();
   }
 
-  private static MockWebServer web(boolean tls) {
-    MockWebServer web = new MockWebServer();
-    if (tls) {
-      web.useHttps();
-    }
-    return web;
-  }
-
   /** Whether the stand-in serves HTTPS. */
   boolean tls() {
     return url().startsWith("https:");
   }
 
-  /**
-   * The certificate the HTTPS stand-in presents, PEM-encoded: the CA a client must trust (it is
-   * self-signed), read from a TLS handshake that trusts anything.
-   */
-  String serverCertificate() throws java.io.IOException {
-    java.net.URI u = java.net.URI.create(url());
-    try (javax.net.ssl.SSLSocket socket =
-        (javax.net.ssl.SSLSocket)
-            ApiConnection.trustingAny().createSocket(u.getHost(), u.getPort())) {
-      socket.startHandshake();
-      java.security.cert.Certificate c = socket.getSession().getPeerCertificates()[0];
-      return "-----BEGIN CERTIFICATE-----\n"
-          + java.util.Base64.getMimeEncoder(
-                  64, "\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII))
-              .encodeToString(c.getEncoded())
-          + "\n-----END CERTIFICATE-----\n";
-    } catch (java.security.cert.CertificateEncodingException e) {
-      throw new java.io.IOException(e);
-    }
+  /** The certificate the HTTPS stand-in presents, PEM-encoded: the CA a client must trust. */
+  String serverCertificate() throws IOException {
+    return ApiServerHttp.certificatePem();
   }
 
   private Config config(String userAgent) {
@@ -292,25 +337,25 @@ final class ApiStandIn implements AutoCloseable {
         .build();
   }
 
+  /** The URL the sidecar talks to. */
   String url() {
-    return server.url("/");
+    return http.url();
   }
 
   /** Drops every open watch connection of the sidecar (as a load balancer or restart would). */
   void dropWatches() {
-    for (WebSocket ws : watches) {
-      ws.close(1000, "dropped by test");
-    }
-    watches.clear();
+    http.dropWatches();
   }
 
+  /** The sidecar's watches open now. */
   int openWatches() {
-    return podTable != null ? podTable.openWatches() : watches.size();
+    return http.openWatches();
   }
 
   @Override
   public void close() {
     admin.close();
+    http.close();
     server.shutdown();
     // Here, not while answering: reading the byte code the first time takes a while.
     for (String[] r : requests) {
@@ -775,6 +820,23 @@ final class ApiStandIn implements AutoCloseable {
         refusedWhileDown.add(request.getMethod() + " " + path);
         return status(503, "ServiceUnavailable", "the API is down (test)");
       }
+      if (tooManyRequests.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        // k8s.io/apiserver pkg/server/filters/maxinflight.go, tooManyRequests: 429, Retry-After.
+        return status(429, "TooManyRequests", "Too many requests, please try again later.")
+            .setHeader("Retry-After", retryAfter);
+      }
+      boolean collection = path.matches("[^?]*/(pods|jobs)(\\?.*)?");
+      if (!watch && "GET".equals(request.getMethod()) && collection) {
+        if (!path.contains("continue=")) {
+          allLists.incrementAndGet();
+        } else if (expireContinue.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+          // k8s.io/apiserver pkg/storage/errors.go, NewResourceExpired: 410 for an old token.
+          return status(
+              410,
+              "Expired",
+              "The provided continue parameter is too old to display a consistent list result.");
+        }
+      }
       requests.add(new String[] {agent, request.getMethod(), path});
       RoleCheck check = role;
       String refused =
@@ -935,7 +997,7 @@ final class ApiStandIn implements AutoCloseable {
                 + "}");
   }
 
-  /** Remembers the sidecar's open watches so a test can drop them. */
+  /** Passes a watch's end on without blocking the thread that serves it. */
   private final class Tracked extends WebSocketListener {
     private final WebSocketListener inner;
 
@@ -945,7 +1007,6 @@ final class ApiStandIn implements AutoCloseable {
 
     @Override
     public void onOpen(WebSocket ws, Response response) {
-      watches.add(ws);
       inner.onOpen(ws, response);
       Eventually.changed();
     }
@@ -957,7 +1018,6 @@ final class ApiStandIn implements AutoCloseable {
 
     @Override
     public void onClosing(WebSocket ws, int code, String reason) {
-      watches.remove(ws);
       Eventually.changed();
       // Not passed on: the mock's listener answers a closing handshake by closing again from its
       // executor, and its onClosed then blocks the event loop waiting for that executor, which
@@ -967,7 +1027,6 @@ final class ApiStandIn implements AutoCloseable {
 
     @Override
     public void onClosed(WebSocket ws, int code, String reason) {
-      watches.remove(ws);
       Eventually.changed();
       // The mock's listener waits here for its send executor, whose sends wait for the event
       // loop this runs on; wait elsewhere.
@@ -976,7 +1035,6 @@ final class ApiStandIn implements AutoCloseable {
 
     @Override
     public void onFailure(WebSocket ws, Throwable error, Response response) {
-      watches.remove(ws);
       Eventually.changed();
       CompletableFuture.runAsync(() -> inner.onFailure(ws, error, response));
     }

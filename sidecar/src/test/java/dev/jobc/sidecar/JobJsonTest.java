@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.entry;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.jobc.sidecar.client.JobJson;
+import dev.jobc.sidecar.client.PodJson;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobCondition;
 import io.fabric8.kubernetes.api.model.batch.v1.JobSpec;

@@ -2,6 +2,8 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.sidecar.client.ApiException;
+import dev.jobc.sidecar.client.PodJson;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.io.IOException;

@@ -9,6 +9,8 @@ import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.jobc.sidecar.client.ApiConnection;
+import dev.jobc.sidecar.client.ClusterApi;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;

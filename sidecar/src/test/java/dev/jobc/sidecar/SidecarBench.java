@@ -21,11 +21,12 @@ import java.util.concurrent.TimeUnit;
  * Footprint benchmark (run by {@code bench/sidecar-bench.sh}, not a unit test): starts the shaded
  * jar's {@code run} as its own process with the JVM options the compiler renders for a job of this
  * many workers, inside a control group with the CPU and memory limits rendered for it (as kubelet
- * would run the container; {@link CgroupLimits}), against the mock API on loopback. It turns every
- * worker Ready (the gate must open), flips workers Ready and not Ready, and reports the process'
- * resident memory (at the end and its peak), the group's peak memory and OOM kills, the delay from
- * a pod turning Ready to {@code discover_hosts.sh} changing, and the number of lists and watches.
- * The workers are of a realistic size (about 6 KB of JSON, managed fields included).
+ * would run the container; {@link CgroupLimits}), against the stand-in API ({@link ApiStandIn}:
+ * lists and HTTP watches as kube-apiserver serves them) on loopback. It turns every worker Ready
+ * (the gate must open), flips workers Ready and not Ready, and reports the process' resident memory
+ * (at the end and its peak), the group's peak memory and OOM kills, the delay from a pod turning
+ * Ready to {@code discover_hosts.sh} changing, and the number of lists and watches. The workers are
+ * of a realistic size (about 6 KB of JSON, managed fields included).
  *
  * <p>Arguments: {@code JAR workers flips [smoke] [no-limits] [tls]} and, optionally, JVM options
  * that replace the rendered ones; {@code tls} serves the API over HTTPS (as in a cluster), the
@@ -102,7 +103,7 @@ public final class SidecarBench {
       Map<String, String> env = pb.environment();
       if (tls) {
         // As in a pod: HTTPS, the server's certificate checked against the CA file and the name
-        // dialled (the mock's certificate names localhost).
+        // dialled (the stand-in.s certificate names localhost and 127.0.0.1).
         Path ca = dir.resolve("ca.crt");
         Files.writeString(ca, api.serverCertificate());
         env.put("KUBERNETES_MASTER", api.url().replace("127.0.0.1", "localhost"));

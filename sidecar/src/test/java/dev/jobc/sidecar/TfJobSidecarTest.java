@@ -7,6 +7,7 @@ import dev.jobc.options.OptionTable;
 import dev.jobc.options.WorkerKind;
 import dev.jobc.sidecar.OutcomeRules.Verdict;
 import dev.jobc.sidecar.ReplicaState.Phase;
+import dev.jobc.sidecar.client.ClusterApi;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,4 +1,4 @@
-package dev.jobc.sidecar;
+package dev.jobc.sidecar.client;
 
 import dev.jobc.conventions.Naming;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -23,9 +23,9 @@ import java.util.stream.Collectors;
  * (docs/gitops.md). A failed call throws an {@link ApiException} with the status, or an {@link
  * UncheckedIOException} when the server could not be reached.
  */
-final class ClusterApi {
+public final class ClusterApi {
   /** The patch types the sidecar sends, by their content type. */
-  enum PatchType {
+  public enum PatchType {
     MERGE("application/merge-patch+json"),
     JSON("application/json-patch+json"),
     APPLY("application/apply-patch+yaml");
@@ -43,7 +43,7 @@ final class ClusterApi {
   private final Supplier<ApiConnection> configure;
   private ApiConnection connection; // guarded by this
 
-  ClusterApi(ApiConnection connection) {
+  public ClusterApi(ApiConnection connection) {
     this(() -> connection);
   }
 
@@ -51,11 +51,11 @@ final class ClusterApi {
    * An API whose connection is configured on first use, so that a command's first failure is
    * reported as it happens (a file it cannot write, say), not an API server never asked.
    */
-  ClusterApi(Supplier<ApiConnection> configure) {
+  public ClusterApi(Supplier<ApiConnection> configure) {
     this.configure = configure;
   }
 
-  synchronized ApiConnection connection() {
+  public synchronized ApiConnection connection() {
     if (connection == null) {
       connection = configure.get();
     }
@@ -63,13 +63,13 @@ final class ClusterApi {
   }
 
   /** The pod, or {@code null} when there is none (404). */
-  Pod getPod(String namespace, String name) {
+  public Pod getPod(String namespace, String name) {
     byte[] body = getOrNull(pods(namespace) + "/" + encode(name), "pod " + name);
     return body == null ? null : read(() -> PodJson.pod(body));
   }
 
   /** The pods with every label of {@code labels}, all pages. */
-  List<Pod> listPods(String namespace, Map<String, String> labels) {
+  public List<Pod> listPods(String namespace, Map<String, String> labels) {
     String selector = labelSelector(labels);
     return all(cont -> listPodsPage(namespace, selector, cont));
   }
@@ -77,19 +77,19 @@ final class ClusterApi {
   /**
    * One page of pods ({@code selector}: {@code labelSelector=...} or {@code fieldSelector=...}).
    */
-  PodJson.Page<Pod> listPodsPage(String namespace, String selector, String cont) {
+  public PodJson.Page<Pod> listPodsPage(String namespace, String selector, String cont) {
     byte[] body = list(pods(namespace), selector, cont, "pods");
     return read(() -> PodJson.page(body, PodJson::pod));
   }
 
   /** A watch of pods from {@code version}; see {@link Informer}. */
-  ApiConnection.Watch watchPods(String namespace, String selector, String version)
+  public ApiConnection.Watch watchPods(String namespace, String selector, String version)
       throws IOException {
-    return connection().watch(pods(namespace) + watchQuery(selector, version));
+    return connection().watch(pods(namespace) + "?" + selector, version);
   }
 
   /** A merge or JSON patch of the pod. */
-  void patchPod(String namespace, String name, PatchType type, String patch) {
+  public void patchPod(String namespace, String name, PatchType type, String patch) {
     send(
         "PATCH",
         pods(namespace) + "/" + encode(name) + "?" + FIELD_MANAGER,
@@ -99,13 +99,13 @@ final class ClusterApi {
   }
 
   /** The Job, or {@code null} when there is none (404). */
-  Job getJob(String namespace, String name) {
+  public Job getJob(String namespace, String name) {
     byte[] body = getOrNull(jobs(namespace) + "/" + encode(name), "Job " + name);
     return body == null ? null : read(() -> JobJson.job(body));
   }
 
   /** The Jobs with every label of {@code labels}, all pages. */
-  List<Job> listJobs(String namespace, Map<String, String> labels) {
+  public List<Job> listJobs(String namespace, Map<String, String> labels) {
     String selector = labelSelector(labels);
     return all(cont -> listJobsPage(namespace, selector, cont));
   }
@@ -125,19 +125,19 @@ final class ClusterApi {
   /**
    * One page of Jobs ({@code selector}: {@code labelSelector=...} or {@code fieldSelector=...}).
    */
-  PodJson.Page<Job> listJobsPage(String namespace, String selector, String cont) {
+  public PodJson.Page<Job> listJobsPage(String namespace, String selector, String cont) {
     byte[] body = list(jobs(namespace), selector, cont, "Jobs");
     return read(() -> PodJson.page(body, JobJson::job));
   }
 
   /** A watch of Jobs from {@code version}; see {@link Informer}. */
-  ApiConnection.Watch watchJobs(String namespace, String selector, String version)
+  public ApiConnection.Watch watchJobs(String namespace, String selector, String version)
       throws IOException {
-    return connection().watch(jobs(namespace) + watchQuery(selector, version));
+    return connection().watch(jobs(namespace) + "?" + selector, version);
   }
 
   /** A merge patch of the Job. */
-  void patchJob(String namespace, String name, PatchType type, String patch) {
+  public void patchJob(String namespace, String name, PatchType type, String patch) {
     send(
         "PATCH",
         jobs(namespace) + "/" + encode(name) + "?" + FIELD_MANAGER,
@@ -147,7 +147,7 @@ final class ClusterApi {
   }
 
   /** Creates the Event {@code json}; with {@code dryRun} the server checks it and keeps nothing. */
-  void createEvent(String namespace, String json, boolean dryRun) {
+  public void createEvent(String namespace, String json, boolean dryRun) {
     send(
         "POST",
         "/api/v1/namespaces/"
@@ -161,7 +161,7 @@ final class ClusterApi {
   }
 
   /** {@code GET} of the StatefulSet's {@code scale} subresource: the Scale's JSON. */
-  byte[] getStatefulSetScale(String namespace, String name) {
+  public byte[] getStatefulSetScale(String namespace, String name) {
     return send("GET", scale(namespace, name), null, null, "scale of StatefulSet " + name);
   }
 
@@ -170,7 +170,7 @@ final class ClusterApi {
    * {@code spec.replicas} over from the GitOps tool's manager); with {@code dryRun} the server
    * checks and answers and changes nothing.
    */
-  void applyStatefulSetScale(String namespace, String name, String scale, boolean dryRun) {
+  public void applyStatefulSetScale(String namespace, String name, String scale, boolean dryRun) {
     send(
         "PATCH",
         scale(namespace, name)
@@ -200,7 +200,7 @@ final class ClusterApi {
   }
 
   /** {@code labelSelector=k1=v1,k2=v2} in key order, URL-encoded. */
-  static String labelSelector(Map<String, String> labels) {
+  public static String labelSelector(Map<String, String> labels) {
     if (labels.isEmpty()) {
       throw new IllegalArgumentException("a selection needs a label selector");
     }
@@ -213,18 +213,11 @@ final class ClusterApi {
   }
 
   /** {@code fieldSelector=metadata.name=<name>}, URL-encoded. */
-  static String nameSelector(String name) {
+  public static String nameSelector(String name) {
     return "fieldSelector=" + encode("metadata.name=" + name);
   }
 
-  private static String watchQuery(String selector, String version) {
-    return "?"
-        + selector
-        + "&watch=true&allowWatchBookmarks=true"
-        + (version == null ? "" : "&resourceVersion=" + encode(version));
-  }
-
-  static String encode(String s) {
+  public static String encode(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
   }
 
@@ -279,11 +272,13 @@ final class ClusterApi {
 
   private static ApiException failure(String what, ApiConnection.Response r) {
     return new ApiException(
-        r.code(), what + " failed: HTTP " + r.code() + " " + ApiConnection.firstLine(r.text()));
+        r.code(),
+        what + " failed: HTTP " + r.code() + " " + ApiConnection.firstLine(r.text()),
+        r.retryAfter());
   }
 
   /** Reading JSON that the server sent. */
-  interface JsonRead<T> {
+  public interface JsonRead<T> {
     T read() throws IOException;
   }
 

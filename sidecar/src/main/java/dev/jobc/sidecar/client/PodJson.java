@@ -1,4 +1,4 @@
-package dev.jobc.sidecar;
+package dev.jobc.sidecar.client;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -27,31 +27,31 @@ import java.util.Map;
  * skipped unparsed, so a page of realistic pods never exists as objects (no data binding, whose
  * classes alone cost the sidecar megabytes of metaspace).
  */
-final class PodJson {
+public final class PodJson {
   private static final JsonFactory JSON = new JsonFactory();
 
   private PodJson() {}
 
   /** One page of a list: its objects, the list's resource version and its continue token. */
-  record Page<T>(List<T> items, String resourceVersion, String continueToken) {}
+  public record Page<T>(List<T> items, String resourceVersion, String continueToken) {}
 
   /**
    * One watch event: its type and either an object (ADDED, MODIFIED, DELETED, BOOKMARK: one with a
    * resource version only) or, for ERROR, the Status' code and message.
    */
-  record Event<T>(String type, T object, int code, String message) {}
+  public record Event<T>(String type, T object, int code, String message) {}
 
   /** Reads one object; the parser is at its START_OBJECT and is left at its END_OBJECT. */
-  interface Reader<T> {
+  public interface Reader<T> {
     T read(JsonParser p) throws IOException;
   }
 
-  static JsonParser parser(byte[] json) throws IOException {
+  public static JsonParser parser(byte[] json) throws IOException {
     return JSON.createParser(json);
   }
 
   /** A pod's JSON (a GET's answer), reduced. */
-  static Pod pod(byte[] json) throws IOException {
+  public static Pod pod(byte[] json) throws IOException {
     try (JsonParser p = JSON.createParser(json)) {
       expect(p.nextToken(), JsonToken.START_OBJECT);
       return pod(p);
@@ -59,11 +59,11 @@ final class PodJson {
   }
 
   /** The pod the parser is at, reduced. */
-  static Pod pod(JsonParser p) throws IOException {
+  public static Pod pod(JsonParser p) throws IOException {
     return pod(p, null);
   }
 
-  static <T> Page<T> page(byte[] json, Reader<T> reader) throws IOException {
+  public static <T> Page<T> page(byte[] json, Reader<T> reader) throws IOException {
     try (JsonParser p = JSON.createParser(json)) {
       expect(p.nextToken(), JsonToken.START_OBJECT);
       List<T> items = new ArrayList<>();
@@ -98,7 +98,7 @@ final class PodJson {
    * A watch event. Its type is looked up first (the API server writes it first, but JSON does not
    * promise it), so that an ERROR's object is read as the Status it is.
    */
-  static <T> Event<T> event(byte[] json, Reader<T> reader) throws IOException {
+  public static <T> Event<T> event(byte[] json, Reader<T> reader) throws IOException {
     String type = null;
     try (JsonParser p = JSON.createParser(json)) {
       expect(p.nextToken(), JsonToken.START_OBJECT);
@@ -426,7 +426,7 @@ final class PodJson {
   }
 
   /** A string value, {@code null} for JSON null; any other value is skipped as {@code null}. */
-  static String text(JsonParser p) throws IOException {
+  public static String text(JsonParser p) throws IOException {
     JsonToken t = p.currentToken();
     if (t == JsonToken.VALUE_STRING) {
       return p.getText();
@@ -435,7 +435,7 @@ final class PodJson {
     return null;
   }
 
-  static Long number(JsonParser p, JsonToken t) throws IOException {
+  public static Long number(JsonParser p, JsonToken t) throws IOException {
     if (t == JsonToken.VALUE_NUMBER_INT) {
       return p.getLongValue();
     }
@@ -443,7 +443,7 @@ final class PodJson {
     return null;
   }
 
-  static Boolean bool(JsonParser p, JsonToken t) throws IOException {
+  public static Boolean bool(JsonParser p, JsonToken t) throws IOException {
     if (t == JsonToken.VALUE_TRUE || t == JsonToken.VALUE_FALSE) {
       return t == JsonToken.VALUE_TRUE;
     }
@@ -465,7 +465,7 @@ final class PodJson {
     return false;
   }
 
-  static void expect(JsonToken actual, JsonToken expected) throws IOException {
+  public static void expect(JsonToken actual, JsonToken expected) throws IOException {
     if (actual != expected) {
       throw new IOException("expected " + expected + " in the API's answer, found " + actual);
     }

@@ -1,4 +1,4 @@
-package dev.jobc.sidecar;
+package dev.jobc.sidecar.client;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -21,17 +21,17 @@ import java.util.Map;
 
 /**
  * Jobs read from the API's JSON with Jackson's streaming parser into fabric8's model, with the
- * fields the sidecar reads ({@link JobOutcome}, {@link ReplicaStates}, {@link JobEvents}):
+ * fields the sidecar reads ({@code JobOutcome}, {@code ReplicaStates}, {@code JobEvents}):
  * metadata's name, namespace, uid, resource version, labels and annotations; {@code spec.suspend},
  * {@code backoffLimit}, {@code completions}, {@code parallelism}, {@code podFailurePolicy} and the
  * template's {@code restartPolicy}; {@code status}' conditions and counts. A job has a few Jobs, so
  * they are read through a small tree of maps and lists first.
  */
-final class JobJson {
+public final class JobJson {
   private JobJson() {}
 
   /** A Job's JSON (a GET's answer). */
-  static Job job(byte[] json) throws IOException {
+  public static Job job(byte[] json) throws IOException {
     try (JsonParser p = PodJson.parser(json)) {
       PodJson.expect(p.nextToken(), JsonToken.START_OBJECT);
       return job(p);
@@ -39,11 +39,11 @@ final class JobJson {
   }
 
   /** The Job the parser is at. */
-  static Job job(JsonParser p) throws IOException {
+  public static Job job(JsonParser p) throws IOException {
     return of(object(p));
   }
 
-  static Job of(Map<String, Object> tree) {
+  public static Job of(Map<String, Object> tree) {
     Job job = new Job();
     job.setApiVersion(string(tree, "apiVersion"));
     job.setKind(string(tree, "kind"));
@@ -141,7 +141,7 @@ final class JobJson {
   }
 
   /** A JSON object as a map of maps, lists, strings, longs, doubles, booleans and nulls. */
-  static Map<String, Object> object(JsonParser p) throws IOException {
+  public static Map<String, Object> object(JsonParser p) throws IOException {
     Map<String, Object> out = new LinkedHashMap<>();
     while (p.nextToken() == JsonToken.FIELD_NAME) {
       String field = p.currentName();
