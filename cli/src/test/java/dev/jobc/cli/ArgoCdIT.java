@@ -323,6 +323,10 @@ class ArgoCdIT {
                 .asText())
         .isEqualTo(
             Files.readString(ExternalCommand.root().resolve("deploy/argocd/jobset-health.lua")));
+    // And the Job health check, under batch_Job.
+    assertThat(argocdCm.path("data").path("resource.customizations.health.batch_Job").asText())
+        .isEqualTo(
+            Files.readString(ExternalCommand.root().resolve("deploy/argocd/job-health.lua")));
     assertThat(argocdCm.path("metadata").path("labels").path("app.kubernetes.io/part-of").asText())
         .isEqualTo("argocd");
     JsonNode configMap = configMaps.get("jobc-cmp-plugin");

@@ -48,14 +48,14 @@ class JobSetHealthIT {
       textBlock =
           """
           no-status             | Progressing | Waiting for the JobSet controller
-          running               | Progressing | Jobs ready: launcher 1/1, worker 1/1
+          running               | Progressing | Jobs ready: worker 1/1, launcher 1/1
           suspended             | Suspended   | jobset is suspended
           completed             | Healthy     | jobset completed successfully
           failed                | Degraded    | jobset failed due to one or more job failures \
           (first failed job: pi-launcher-0)
           restarting            | Progressing | Restarting (restarts: 1): applying RestartJobSet \
           failure policy action (first failed job: pi-worker-0)
-          restarted             | Progressing | Jobs ready: launcher 1/1, worker 1/1 (restarts: 2)
+          restarted             | Progressing | Jobs ready: worker 1/1, launcher 1/1 (restarts: 2)
           failed-after-restarts | Degraded    | jobset failed due to reaching max number of \
           restarts (first failed job: pi-worker-0)
           """)
@@ -89,6 +89,42 @@ class JobSetHealthIT {
     ExternalCommand run = argoCd(file, sample("running"));
     assertThat(run.exitCode()).as(run.toString()).isEqualTo(exit);
     assertThat(exit == 0 ? run.out() : run.err()).as(run.toString()).contains(expected);
+  }
+
+  /**
+   * deploy/argocd's health check of Jobs: Argo CD's own (gitops-engine {@code
+   * pkg/health/health_job.go}), except that a Job the sidecar suspended to end a replica is
+   * Healthy. With the built-in check, a TFJob whose chief succeeded and whose other replicas the
+   * sidecar ended left the Application Suspended for ever.
+   */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+          running            | {}                                                                    | | Progressing |
+          complete           | {"conditions":[{"type":"Complete","status":"True","message":"done"}]} | | Healthy     | done
+          failed             | {"conditions":[{"type":"Failed","status":"True","message":"BackoffLimitExceeded"}]} | | Degraded | BackoffLimitExceeded
+          suspended in Git   | {"conditions":[{"type":"Suspended","status":"True","message":"Job suspended"}]} | | Suspended | Job suspended
+          ended by a replica | {"conditions":[{"type":"Suspended","status":"True","message":"Job suspended"}]} | dist-chief-0 | Healthy | ended by jobc-sidecar for dist-chief-0
+          resumed            | {"conditions":[{"type":"Suspended","status":"False","message":"Job resumed"}]} | | Healthy | Job resumed
+          """)
+  void argoCdJobHealth(String name, String status, String stoppedBy, String health, String message)
+      throws IOException {
+    String annotations =
+        stoppedBy == null ? "" : ",\"annotations\":{\"jobc.dev/stopped-by\":\"" + stoppedBy + "\"}";
+    JsonNode job =
+        YamlStream.parse(
+                "{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":{\"name\":\"dist-worker-0\""
+                    + annotations
+                    + "},\"status\":"
+                    + status
+                    + "}")
+            .get(0);
+    ExternalCommand run =
+        argoCd(ExternalCommand.root().resolve("deploy/argocd/job-health.lua"), job);
+    assertThat(run.exitCode()).as(run.toString()).isZero();
+    assertThat(run.out()).isEqualTo(health + "\n" + (message == null ? "" : message) + "\n");
   }
 
   /** The Flux recipe of docs/jobset.md on the same samples. */

@@ -115,12 +115,7 @@ public final class ReplicaValidator {
       counts.put(r.lower(), r.count());
     }
     validateJobSet(
-        job.options(),
-        job.metadata(),
-        counts,
-        job.totalReplicas(),
-        job.runPolicy() != null && Boolean.TRUE.equals(job.runPolicy().suspend()),
-        out);
+        job.options(), job.metadata(), counts, job.totalReplicas(), job.runPolicy(), out);
   }
 
   /**
@@ -133,14 +128,18 @@ public final class ReplicaValidator {
       ObjectMeta meta,
       Map<String, Integer> counts,
       int total,
-      boolean suspend,
+      RunPolicy run,
       List<Finding> out) {
     if (!ReplicaJobSets.chosen(options) || meta == null || meta.getName() == null) {
       return;
     }
     JobSetRules.check(
         meta.getName(), ReplicaJobSets.shapes(counts), total, meta.getLabels(), options, out);
-    JobSetRules.queuedSuspend(meta.getLabels(), suspend, RUN_POLICY.child("suspend"), out);
+    JobSetRules.queuedSuspend(
+        meta.getLabels(),
+        run != null && Boolean.TRUE.equals(run.suspend()),
+        RUN_POLICY.child("suspend"),
+        out);
   }
 
   /**

@@ -110,12 +110,7 @@ public final class TfJobValidator {
       counts.put(e.getKey().lower(), e.getValue().count());
     }
     ReplicaValidator.validateJobSet(
-        job.options(),
-        job.metadata(),
-        counts,
-        job.totalReplicas(),
-        job.runPolicy() != null && Boolean.TRUE.equals(job.runPolicy().suspend()),
-        out);
+        job.options(), job.metadata(), counts, job.totalReplicas(), job.runPolicy(), out);
   }
 
   private static void validateName(TfJobModel job, List<Finding> out) {
