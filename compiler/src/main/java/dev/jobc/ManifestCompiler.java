@@ -683,20 +683,7 @@ public final class ManifestCompiler {
       if (schemas.supports(apiVersion, kind) && jobKind.apiVersions().contains(apiVersion)) {
         return Disposition.JOB;
       }
-      diagnostics.add(
-          locate(
-              doc,
-              Finding.error(
-                  Code.NOT_SUPPORTED,
-                  FieldPath.of("apiVersion"),
-                  "Unsupported value: "
-                      + Quoting.quote(apiVersion)
-                      + ": supported values for "
-                      + kind
-                      + ": "
-                      + jobKind.apiVersions().stream()
-                          .map(Quoting::quote)
-                          .collect(Collectors.joining(", ")))));
+      diagnostics.add(locate(doc, unsupportedVersion(apiVersion, kind, jobKind.apiVersions())));
       return Disposition.REJECTED;
     }
     for (JobKind<?, ?, ?> k : kinds) {
@@ -704,20 +691,7 @@ public final class ManifestCompiler {
         if (schemas.supports(apiVersion, kind)) {
           return Disposition.REFERENCED;
         }
-        diagnostics.add(
-            locate(
-                doc,
-                Finding.error(
-                    Code.NOT_SUPPORTED,
-                    FieldPath.of("apiVersion"),
-                    "Unsupported value: "
-                        + Quoting.quote(apiVersion)
-                        + ": supported values for "
-                        + kind
-                        + ": "
-                        + k.apiVersions().stream()
-                            .map(Quoting::quote)
-                            .collect(Collectors.joining(", ")))));
+        diagnostics.add(locate(doc, unsupportedVersion(apiVersion, kind, k.apiVersions())));
         return Disposition.REJECTED;
       }
     }
@@ -733,6 +707,19 @@ public final class ManifestCompiler {
       return Disposition.REJECTED;
     }
     return Disposition.PASS_THROUGH;
+  }
+
+  /** A known kind in an API version jobc does not read. */
+  private static Finding unsupportedVersion(String apiVersion, String kind, List<String> versions) {
+    return Finding.error(
+        Code.NOT_SUPPORTED,
+        FieldPath.of("apiVersion"),
+        "Unsupported value: "
+            + Quoting.quote(apiVersion)
+            + ": supported values for "
+            + kind
+            + ": "
+            + versions.stream().map(Quoting::quote).collect(Collectors.joining(", ")));
   }
 
   private static String kindName(Document doc) {

@@ -372,24 +372,20 @@ final class TrainJobValidator {
   }
 
   private static Finding runtimeError(TrainJobModel model, String detail) {
-    return error(
-        Code.INVALID,
-        TrainJobKind.RUNTIME_REF,
-        "Invalid value: "
-            + model.runtime().kind()
-            + " "
-            + Quoting.quote(model.runtime().name())
-            + " ("
-            + model.runtime().at()
-            + "): "
-            + detail);
+    return aboutRuntime(model, Code.INVALID, "Invalid value: ", detail);
   }
 
   private static Finding notRendered(TrainJobModel model, String detail) {
+    return aboutRuntime(model, Code.NOT_SUPPORTED, "Unsupported value: ", detail);
+  }
+
+  /** At {@code spec.runtimeRef}, naming the runtime and where it is written. */
+  private static Finding aboutRuntime(
+      TrainJobModel model, Code code, String prefix, String detail) {
     return error(
-        Code.NOT_SUPPORTED,
+        code,
         TrainJobKind.RUNTIME_REF,
-        "Unsupported value: "
+        prefix
             + model.runtime().kind()
             + " "
             + Quoting.quote(model.runtime().name())
