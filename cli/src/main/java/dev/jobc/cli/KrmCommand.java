@@ -156,6 +156,22 @@ final class KrmCommand implements Callable<Integer> {
         compiler.acceptedKinds().stream()
             .map(k -> k.substring(k.indexOf(' ') + 1))
             .collect(Collectors.toSet());
+    // What jobs refer to (a TrainJob's runtimes): compiled with every job, read, not rendered, as
+    // `jobc render` reads them from the files of its input.
+    Set<String> referencedKinds = new java.util.HashSet<>();
+    for (String k : compiler.schemaKinds()) {
+      referencedKinds.add(k.substring(k.indexOf(' ') + 1));
+    }
+    referencedKinds.removeAll(jobKinds);
+    List<Source> referenced = new ArrayList<>();
+    int at = 0;
+    for (JsonNode item : input.get("items")) {
+      Item where = Item.of(item, at++);
+      if (ObjectIdentity.header(item).isEmpty()
+          && referencedKinds.contains(item.path("kind").asText())) {
+        referenced.add(new Source(where.name(), new YamlWriter().write(strip(item), false)));
+      }
+    }
     ArrayNode items = NODES.arrayNode();
     Map<String, String> identities = new HashMap<>();
     int position = 0;
@@ -179,15 +195,20 @@ final class KrmCommand implements Callable<Integer> {
         items.add(item); // kept, as for job errors: exit 1 stops kpt from writing anyway
         continue;
       }
+      if (!job && referencedKinds.contains(item.path("kind").asText())) {
+        continue; // read by the jobs above, not rendered
+      }
       if (!job) {
         items.add(item);
         remember(identities, item, where, diagnostics, results);
         continue;
       }
-      CompileResult compiled =
-          compiler.compile(
-              List.of(new Source(where.name(), new YamlWriter().write(strip(item), false))),
-              options);
+      List<Source> sources = new ArrayList<>();
+      sources.add(new Source(where.name(), new YamlWriter().write(strip(item), false)));
+      if (item.path("kind").asText().equals("TrainJob")) {
+        sources.addAll(referenced);
+      }
+      CompileResult compiled = compiler.compile(sources, options);
       for (Diagnostic raw : compiled.diagnostics()) {
         // Lines and columns count in the re-serialized item, not in the user's file: drop them,
         // the field path and the file name locate the problem.
