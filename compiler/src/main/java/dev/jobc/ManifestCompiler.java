@@ -33,6 +33,7 @@ import dev.jobc.render.Templates;
 import dev.jobc.render.YamlWriter;
 import dev.jobc.schema.SchemaValidator;
 import dev.jobc.tf.TfJobKind;
+import dev.jobc.trainer.TrainJobKind;
 import dev.jobc.validate.ObjectIdentity;
 import dev.jobc.xgboost.XGBoostJobKind;
 import io.fabric8.kubernetes.api.model.ConfigMap;
@@ -65,6 +66,10 @@ public final class ManifestCompiler {
   private final SchemaValidator schemas;
   private final YamlWriter writer;
 
+  /** Each kind's {@link JobKind#referencedDefaults} as documents, once loaded. */
+  private final Map<JobKind<?, ?, ?>, List<Document>> referencedDefaults =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   /** Every accepted job kind; a document is one of them when kind and API group match. */
   private final List<JobKind<?, ?, ?>> kinds;
 
@@ -92,7 +97,8 @@ public final class ManifestCompiler {
             new PyTorchJobKind(),
             new XGBoostJobKind(),
             new JaxJobKind(),
-            new PaddleJobKind());
+            new PaddleJobKind(),
+            new TrainJobKind());
   }
 
   /**
@@ -112,19 +118,32 @@ public final class ManifestCompiler {
     // 2. Classify, and check job documents against their schema before binding.
     List<Document> passThrough = new ArrayList<>();
     List<Document> jobs = new ArrayList<>();
+    List<Document> referenced = new ArrayList<>();
     for (Document doc : documents) {
       switch (classify(doc, diagnostics)) {
         case JOB -> jobs.add(doc);
+        case REFERENCED -> referenced.add(doc);
         case PASS_THROUGH -> passThrough.add(doc);
         case REJECTED -> {}
       }
     }
-    each(jobs, doc -> schemas.validate(doc, apiVersion(doc), kindName(doc)))
+    List<Document> checked = new ArrayList<>(jobs);
+    checked.addAll(referenced);
+    each(checked, doc -> schemas.validate(doc, apiVersion(doc), kindName(doc)))
         .forEach(diagnostics::addAll);
+    // A referenced document with a schema error is not offered to the jobs: they would read it
+    // wrongly, and the error already stops the run.
+    List<Document> references =
+        referenced.stream()
+            .filter(
+                doc ->
+                    diagnostics.stream()
+                        .noneMatch(d -> d.isError() && d.file().equals(doc.source().name())))
+            .toList();
 
     // 3-5. Bind, default, validate. Each value flows back only into the kind that made it.
     List<Accepted> ready = new ArrayList<>();
-    for (Checked job : each(jobs, doc -> check(doc, options))) {
+    for (Checked job : each(jobs, doc -> check(doc, references, options))) {
       Document doc = job.doc();
       if (job.unbound() != null) {
         // The schema check has already said why (a value of the wrong type).
@@ -363,7 +382,7 @@ public final class ManifestCompiler {
   }
 
   /** Steps 3-5 for one job document; {@link #compile} turns the outcome into diagnostics. */
-  private Checked check(Document doc, CompileOptions options) {
+  private Checked check(Document doc, List<Document> referenced, CompileOptions options) {
     JobKind<Object, Object, Object> kind = kindOf(doc);
     Object bound;
     try {
@@ -371,12 +390,49 @@ public final class ManifestCompiler {
     } catch (IllegalArgumentException e) {
       return new Checked(doc, kind, e, null, null, List.of());
     }
+    bound = withReferences(kind, bound, referenced);
     Object model = kind.defaults(bound, options);
     Finding notOurs = kind.renderedElsewhere(model);
     if (notOurs != null) {
       return new Checked(doc, kind, null, model, notOurs, List.of());
     }
     return new Checked(doc, kind, null, model, null, kind.validate(model));
+  }
+
+  /**
+   * {@code bound} given the documents of {@code kind}'s referenced kinds among {@code documents}
+   * and its referenced defaults ({@link JobKind#withReferences}); as it is for a kind that refers
+   * to none.
+   */
+  <J> J withReferences(JobKind<J, ?, ?> kind, J bound, List<Document> documents) {
+    if (kind.referencedKinds().isEmpty()) {
+      return bound;
+    }
+    return kind.withReferences(bound, referencedBy(kind, documents), referencedDefaults(kind));
+  }
+
+  /** The documents of {@code kind}'s referenced kinds among {@code documents}, in their order. */
+  private static List<Document> referencedBy(JobKind<?, ?, ?> kind, List<Document> documents) {
+    return documents.stream()
+        .filter(
+            d ->
+                kind.group().equals(group(apiVersion(d)))
+                    && kind.referencedKinds().contains(kindName(d)))
+        .toList();
+  }
+
+  /** {@code kind}'s {@link JobKind#referencedDefaults}, loaded on first use and kept. */
+  private List<Document> referencedDefaults(JobKind<?, ?, ?> kind) {
+    return referencedDefaults.computeIfAbsent(
+        kind,
+        k -> {
+          List<Document> loaded = new ArrayList<>();
+          for (Source s : k.referencedDefaults()) {
+            // no golden case: jobc's own files, which load without a finding (TrainJobKindTest).
+            loaded.addAll(loader.load(s).documents());
+          }
+          return List.copyOf(loaded);
+        });
   }
 
   /**
@@ -478,9 +534,27 @@ public final class ManifestCompiler {
         .toList();
   }
 
+  /**
+   * Every (apiVersion, kind) with a schema: the accepted kinds, then the documents they refer to (a
+   * TrainJob's runtimes), each of the referring kind's API versions.
+   */
+  public List<String> schemaKinds() {
+    List<String> out = new ArrayList<>(acceptedKinds());
+    for (JobKind<?, ?, ?> k : kinds) {
+      for (String referenced : k.referencedKinds()) {
+        for (String v : k.apiVersions()) {
+          out.add(v + " " + referenced);
+        }
+      }
+    }
+    return out;
+  }
+
   /** What becomes of one document: compiled as a job, passed through, or refused. */
   public enum Disposition {
     JOB,
+    /** Read by the jobs that refer to it (a TrainJob's runtime), not written out. */
+    REFERENCED,
     PASS_THROUGH,
     REJECTED
   }
@@ -627,18 +701,16 @@ public final class ManifestCompiler {
       }
       return new Screening(
           Disposition.REJECTED,
-          List.of(
-              Finding.error(
-                  Code.NOT_SUPPORTED,
-                  FieldPath.of("apiVersion"),
-                  "Unsupported value: "
-                      + Quoting.quote(apiVersion)
-                      + ": supported values for "
-                      + kind
-                      + ": "
-                      + jobKind.apiVersions().stream()
-                          .map(Quoting::quote)
-                          .collect(Collectors.joining(", ")))));
+          List.of(unsupportedVersion(apiVersion, kind, jobKind.apiVersions())));
+    }
+    for (JobKind<?, ?, ?> k : kinds) {
+      if (k.group().equals(group(apiVersion)) && k.referencedKinds().contains(kind)) {
+        if (schemas.supports(apiVersion, kind)) {
+          return new Screening(Disposition.REFERENCED, List.of());
+        }
+        return new Screening(
+            Disposition.REJECTED, List.of(unsupportedVersion(apiVersion, kind, k.apiVersions())));
+      }
     }
     // A near miss of a job kind is an error: passed through, the job would never run.
     List<Finding> misspelt = KindSpelling.check(kinds, apiVersion, kind);
@@ -650,6 +722,19 @@ public final class ManifestCompiler {
       return new Screening(Disposition.REJECTED, identity);
     }
     return new Screening(Disposition.PASS_THROUGH, List.of());
+  }
+
+  /** A known kind in an API version jobc does not read. */
+  private static Finding unsupportedVersion(String apiVersion, String kind, List<String> versions) {
+    return Finding.error(
+        Code.NOT_SUPPORTED,
+        FieldPath.of("apiVersion"),
+        "Unsupported value: "
+            + Quoting.quote(apiVersion)
+            + ": supported values for "
+            + kind
+            + ": "
+            + versions.stream().map(Quoting::quote).collect(Collectors.joining(", ")));
   }
 
   private static String kindName(Document doc) {

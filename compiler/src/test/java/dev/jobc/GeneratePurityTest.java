@@ -133,8 +133,10 @@ class GeneratePurityTest {
       throw new UncheckedIOException(e);
     }
     List<Job<?>> jobs = new ArrayList<>();
-    for (Document doc :
-        new YamlLoader(YamlLimits.defaults()).load(new Source("in", text)).documents()) {
+    List<Document> documents =
+        new YamlLoader(YamlLimits.defaults()).load(new Source("in", text)).documents();
+    for (Document doc : documents) {
+      INPUTS.put(doc.root(), documents);
       String apiVersion = doc.root().path("apiVersion").asText();
       for (JobKind<?, ?, ?> kind : KINDS) {
         if (kind.kind().equals(doc.root().path("kind").asText())
@@ -146,9 +148,16 @@ class GeneratePurityTest {
     return jobs;
   }
 
+  /** Each job document's whole input, for the documents it refers to (a TrainJob's runtime). */
+  private static final Map<JsonNode, List<Document>> INPUTS =
+      java.util.Collections.synchronizedMap(new IdentityHashMap<>());
+
+  private static final ManifestCompiler COMPILER = new ManifestCompiler();
+
   /** The plan of a job that renders, else null. */
   private static <J, M, P> P plan(JobKind<J, M, P> kind, JsonNode root, CompileOptions options) {
-    M model = kind.defaults(kind.bind(root), options);
+    J bound = COMPILER.withReferences(kind, kind.bind(root), INPUTS.get(root));
+    M model = kind.defaults(bound, options);
     if (kind.renderedElsewhere(model) != null
         || kind.validate(model).stream().anyMatch(Finding::isError)) {
       return null;

@@ -133,6 +133,25 @@ class ManyJobsTest {
               .load(new Source(dir.getFileName() + ".yaml", Files.readString(input(dir))));
       assertThat(loaded.diagnostics()).as("%s renders, so it loads", dir).isEmpty();
       StringBuilder text = new StringBuilder();
+      // A ClusterTrainingRuntime has no namespace: one case's would serve every TrainJob of the
+      // run that names it, as in a cluster. Each case's get a name of their own instead.
+      String suffix = "-case-" + sources.size();
+      java.util.Set<String> clusterRuntimes = new java.util.HashSet<>();
+      for (Document doc : loaded.documents()) {
+        if (doc.root().path("kind").asText().equals("ClusterTrainingRuntime")) {
+          ObjectNode meta = (ObjectNode) doc.root().path("metadata");
+          clusterRuntimes.add(meta.path("name").asText());
+          meta.put("name", meta.path("name").asText() + suffix);
+        }
+      }
+      for (Document doc : loaded.documents()) {
+        JsonNode ref = doc.root().path("spec").path("runtimeRef");
+        if (doc.root().path("kind").asText().equals("TrainJob")
+            && ref.path("kind").asText("ClusterTrainingRuntime").equals("ClusterTrainingRuntime")
+            && clusterRuntimes.contains(ref.path("name").asText())) {
+          ((ObjectNode) ref).put("name", ref.path("name").asText() + suffix);
+        }
+      }
       for (Document doc : loaded.documents()) {
         JsonNode meta = doc.root().path("metadata");
         if (meta.isObject()) {

@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
     versionProvider = JobcCommand.Version.class,
     description =
         "Compiles MPIJob, DGLJob, TFJob, PyTorchJob, XGBoostJob, JAXJob and PaddleJob specs into"
-            + " plain Kubernetes objects.",
+            + " plain Kubernetes objects, and TrainJobs into JobSets.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",

@@ -152,6 +152,16 @@ final class KrmCommand implements Callable<Integer> {
 
     ManifestCompiler compiler = new ManifestCompiler();
     Map<String, String> skipped = toolFiles(input.get("items"));
+    // What jobs refer to (a TrainJob's runtimes): compiled with every job, read, not rendered, as
+    // `jobc render` reads them from the files of its input.
+    List<Source> referenced = new ArrayList<>();
+    int at = 0;
+    for (JsonNode item : input.get("items")) {
+      Item where = Item.of(item, at++);
+      if (compiler.screen(item).disposition() == ManifestCompiler.Disposition.REFERENCED) {
+        referenced.add(new Source(where.name(), new YamlWriter().write(strip(item), false)));
+      }
+    }
     ArrayNode items = NODES.arrayNode();
     Map<String, String> identities = new HashMap<>();
     int position = 0;
@@ -181,15 +191,20 @@ final class KrmCommand implements Callable<Integer> {
         items.add(item); // kept, as for job errors: exit 1 stops kpt from writing anyway
         continue;
       }
+      if (screening.disposition() == ManifestCompiler.Disposition.REFERENCED) {
+        continue; // read by the jobs that name it, not rendered
+      }
       if (screening.disposition() == ManifestCompiler.Disposition.PASS_THROUGH) {
         items.add(item);
         remember(identities, item, where, diagnostics, results);
         continue;
       }
-      CompileResult compiled =
-          compiler.compile(
-              List.of(new Source(where.name(), new YamlWriter().write(strip(item), false))),
-              options);
+      List<Source> sources = new ArrayList<>();
+      sources.add(new Source(where.name(), new YamlWriter().write(strip(item), false)));
+      if (item.path("kind").asText().equals("TrainJob")) {
+        sources.addAll(referenced);
+      }
+      CompileResult compiled = compiler.compile(sources, options);
       for (Diagnostic raw : compiled.diagnostics()) {
         // Lines and columns count in the re-serialized item, not in the user's file: drop them,
         // the field path and the file name locate the problem.

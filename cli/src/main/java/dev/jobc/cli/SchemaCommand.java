@@ -132,7 +132,7 @@ final class SchemaCommand implements Callable<Integer> {
       } catch (FileAlreadyExistsException e) {
         throw new NotDirectoryException(dir.toString()); // a file where the directory would be
       }
-      for (String accepted : compiler.acceptedKinds()) {
+      for (String accepted : compiler.schemaKinds()) {
         String version = accepted.substring(0, accepted.indexOf(' '));
         String kindName = accepted.substring(accepted.indexOf(' ') + 1);
         String schema = compiler.schema(version, kindName);

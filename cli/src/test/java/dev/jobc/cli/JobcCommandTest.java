@@ -135,7 +135,8 @@ class JobcCommandTest {
                 + " it accepts kubeflow.org/v1alpha1 MPIJob, kubeflow.org/v1alpha2 MPIJob,"
                 + " kubeflow.org/v1 MPIJob, kubeflow.org/v2beta1 MPIJob, qihoo.net/v1alpha1"
                 + " DGLJob, kubeflow.org/v1 TFJob, kubeflow.org/v1 PyTorchJob, kubeflow.org/v1"
-                + " XGBoostJob, kubeflow.org/v1 JAXJob, kubeflow.org/v1 PaddleJob\n");
+                + " XGBoostJob, kubeflow.org/v1 JAXJob, kubeflow.org/v1 PaddleJob,"
+                + " trainer.kubeflow.org/v1alpha1 TrainJob\n");
   }
 
   @ParameterizedTest

@@ -48,6 +48,26 @@ class KrmCommandTest {
             tuple(Code.REQUIRED, "items[3]", "kind"));
   }
 
+  /** A TrainJob finds its runtime among the items, and the runtime is read, not kept. */
+  @Test
+  void aTrainJobReadsItsRuntimeFromTheItems() {
+    KrmCommand.Outcome outcome =
+        run(
+            "- apiVersion: trainer.kubeflow.org/v1alpha1\n  kind: TrainingRuntime\n"
+                + "  metadata: {name: rt, namespace: ml}\n"
+                + "  spec:\n    template:\n      spec:\n        replicatedJobs:\n"
+                + "        - name: node\n          template:\n            spec:\n"
+                + "              template:\n                spec:\n"
+                + "                  containers: [{name: node, image: python:3.12}]\n"
+                + "- apiVersion: trainer.kubeflow.org/v1alpha1\n  kind: TrainJob\n"
+                + "  metadata: {name: tj, namespace: ml}\n"
+                + "  spec: {runtimeRef: {name: rt, kind: TrainingRuntime}}\n");
+    assertThat(outcome.diagnostics()).isEmpty();
+    assertThat(outcome.resourceList().path("items"))
+        .extracting(i -> i.path("kind").asText() + " " + i.path("metadata").path("name").asText())
+        .containsExactly("JobSet tj");
+  }
+
   @Test
   void aDuplicateNamesTheNameOfTheLaterItem() {
     KrmCommand.Outcome outcome =

@@ -11,7 +11,8 @@ import java.util.SortedMap;
  * @param minMember pods that must be schedulable together (0: none)
  * @param queue Volcano queue, or {@code null}
  * @param priorityClassName Volcano PodGroup priority class, or {@code null}
- * @param scheduleTimeoutSeconds scheduler-plugins wait for the gang, or {@code null} to leave it out
+ * @param scheduleTimeoutSeconds scheduler-plugins wait for the gang, or {@code null} to leave it
+ *     out
  * @param minResources canonical quantities by resource name, or {@code null} for none
  */
 public record GangPlan(

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Finding;
 import dev.jobc.k8s.OutputSize;
+import dev.jobc.load.Document;
+import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
@@ -33,6 +35,31 @@ public interface JobKind<J, M, P> {
    * @throws IllegalArgumentException when the tree does not fit the record
    */
   J bind(JsonNode root);
+
+  /**
+   * Kinds, in this kind's API group, of the documents its jobs refer to (a TrainJob's runtimes):
+   * read from the whole input, schema-checked, and never rendered nor passed through. Empty for
+   * kinds whose jobs stand alone.
+   */
+  default List<String> referencedKinds() {
+    return List.of();
+  }
+
+  /**
+   * Documents of {@link #referencedKinds} that every run holds besides its input (the Trainer's
+   * default runtimes), as jobc's own YAML files; none by default.
+   */
+  default List<Source> referencedDefaults() {
+    return List.of();
+  }
+
+  /**
+   * A bound job given every document of {@link #referencedKinds} in the input (in input order) and
+   * those of {@link #referencedDefaults}, before defaults; by default the job as it is.
+   */
+  default J withReferences(J job, List<Document> referenced, List<Document> defaults) {
+    return job;
+  }
 
   /**
    * Applies defaults and converts to the model. {@code options} are the channel's options; the

@@ -1,9 +1,9 @@
 package dev.jobc.pytorch;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import static dev.jobc.diag.Finding.error;
 import static dev.jobc.diag.Finding.warning;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
@@ -195,7 +195,9 @@ public final class PyTorchJobValidator {
               ELASTIC.child("metrics"),
               "ignored: no HorizontalPodAutoscaler is rendered; training-operator's (ReconcileHPA)"
                   + " scaled the PyTorchJob itself"
-                  + (metrics.isEmpty() ? " (on 80% CPU utilisation, the default of no metrics)" : "")
+                  + (metrics.isEmpty()
+                      ? " (on 80% CPU utilisation, the default of no metrics)"
+                      : "")
                   + ", which is not applied once rendered, so the workers run as many as the"
                   + " Worker's replicas say"));
     }

@@ -147,17 +147,17 @@ public final class ReplicaPodTemplates {
   /**
    * The replica pod's host name {@code <job>-<type>-<i>} ({@code name}), under its own headless
    * Service as subdomain, unless the template names a host. Upstream's pod is named so and the
-   * kubelet takes the pod's name as host name ({@code kubernetes
-   * pkg/kubelet/kubelet_pods.go GeneratePodHostNameAndDomain}): it is the host
-   * that MASTER_ADDR, PET_RDZV_ENDPOINT, TF_CONFIG and the other variables name, and torchrun's c10d
-   * rendezvous hosts its store on the node whose host name (or FQDN) equals that host ({@code
-   * pytorch torch/distributed/elastic/rendezvous/utils.py _matches_machine_hostname}). A Job's pod
-   * is named {@code <job>-<random>}, and nothing else names its host: the Job controller does only
-   * for an Indexed Job ({@code kubernetes pkg/controller/job/job_controller.go manageJob}), and a
-   * JobSet only with {@code network.enableDNSHostnames}, which the family's JobSets leave off
-   * ({@code jobset v0.12.0 pkg/controllers/jobset_controller.go constructJob}). The subdomain makes
-   * {@code <host>.<host>.<ns>.svc} resolve as well, and the pod's FQDN that name. A bare Pod is
-   * named so already; the same fields keep it so under any carrier.
+   * kubelet takes the pod's name as host name ({@code kubernetes pkg/kubelet/kubelet_pods.go
+   * GeneratePodHostNameAndDomain}): it is the host that MASTER_ADDR, PET_RDZV_ENDPOINT, TF_CONFIG
+   * and the other variables name, and torchrun's c10d rendezvous hosts its store on the node whose
+   * host name (or FQDN) equals that host ({@code pytorch
+   * torch/distributed/elastic/rendezvous/utils.py _matches_machine_hostname}). A Job's pod is named
+   * {@code <job>-<random>}, and nothing else names its host: the Job controller does only for an
+   * Indexed Job ({@code kubernetes pkg/controller/job/job_controller.go manageJob}), and a JobSet
+   * only with {@code network.enableDNSHostnames}, which the family's JobSets leave off ({@code
+   * jobset v0.12.0 pkg/controllers/jobset_controller.go constructJob}). The subdomain makes {@code
+   * <host>.<host>.<ns>.svc} resolve as well, and the pod's FQDN that name. A bare Pod is named so
+   * already; the same fields keep it so under any carrier.
    */
   public static void hostname(PodSpec spec, String name) {
     if (spec.getHostname() != null && !spec.getHostname().isEmpty()) {

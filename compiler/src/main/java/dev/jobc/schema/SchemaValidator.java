@@ -59,7 +59,10 @@ public final class SchemaValidator {
           "pytorchjob.kubeflow.org-v1.schema.json",
           "xgboostjob.kubeflow.org-v1.schema.json",
           "jaxjob.kubeflow.org-v1.schema.json",
-          "paddlejob.kubeflow.org-v1.schema.json");
+          "paddlejob.kubeflow.org-v1.schema.json",
+          "trainjob.trainer.kubeflow.org-v1alpha1.schema.json",
+          "trainingruntime.trainer.kubeflow.org-v1alpha1.schema.json",
+          "clustertrainingruntime.trainer.kubeflow.org-v1alpha1.schema.json");
 
   private static final String QUANTITY_DEF = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
@@ -79,7 +82,13 @@ public final class SchemaValidator {
           "jaxjob",
           "JAXJob",
           "paddlejob",
-          "PaddleJob");
+          "PaddleJob",
+          "trainjob",
+          "TrainJob",
+          "trainingruntime",
+          "TrainingRuntime",
+          "clustertrainingruntime",
+          "ClusterTrainingRuntime");
 
   /** One compiled schema and what it was made from. */
   private record Entry(String apiVersion, String kind, String text, JsonNode root, Schema schema) {}

@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.autoscaling.v2.MetricSpec;
+import io.fabric8.kubernetes.api.model.batch.v1.JobTemplateSpec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +48,8 @@ class SchemaFilesAreCurrentTest {
           PodTemplateSpec.class,
           Quantity.class,
           IntOrString.class,
-          MetricSpec.class);
+          MetricSpec.class,
+          JobTemplateSpec.class);
 
   private static final Path SCHEMAS = projectDir().resolve("schemas");
   private static final Path SOURCES = SCHEMAS.resolve("src/schema-src");

@@ -1,0 +1,401 @@
+package dev.jobc.trainer;
+
+import static dev.jobc.diag.Finding.error;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
+import dev.jobc.jobset.JobSetRules;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+
+/**
+ * What the Trainer's CRD and webhooks (kubeflow/trainer v2.3.0, {@code trainjob_types.go}'s
+ * validation rules, {@code pkg/webhooks/trainjob_webhook.go} and the plugins' {@code Validate})
+ * refuse about a TrainJob and its runtime, with their wording, and what jobc cannot render.
+ */
+final class TrainJobValidator {
+  private static final FieldPath NAME = FieldPath.of("metadata", "name");
+  private static final FieldPath PATCHES = FieldPath.of("spec", "runtimePatches");
+  private static final Pattern RFC_1035 = Pattern.compile("^[a-z]([-a-z0-9]*[a-z0-9])?$");
+  private static final Set<String> MANAGED_BY =
+      Set.of("trainer.kubeflow.org/trainjob-controller", TrainJobKind.MULTIKUEUE);
+
+  /** constants.TorchRunReservedEnvNames. */
+  private static final Set<String> TORCH_RESERVED =
+      Set.of(
+          "PET_NNODES",
+          "PET_NPROC_PER_NODE",
+          "PET_NODE_RANK",
+          "PET_MASTER_ADDR",
+          "PET_MASTER_PORT");
+
+  /** constants.XGBoostReservedEnvNames. */
+  private static final Set<String> XGBOOST_RESERVED =
+      Set.of("DMLC_TRACKER_URI", "DMLC_TRACKER_PORT", "DMLC_TASK_ID", "DMLC_NUM_WORKER");
+
+  private TrainJobValidator() {}
+
+  static List<Finding> validate(TrainJobModel model) {
+    List<Finding> out = new ArrayList<>();
+    String name = model.name();
+    // trainjob_types.go: the CRD's XValidation rules on metadata.name.
+    if (!RFC_1035.matcher(name).matches()) {
+      out.add(invalid(NAME, name, "metadata.name must match RFC 1035 DNS label format"));
+    } else if (name.length() > 63) {
+      out.add(invalid(NAME, name, "metadata.name must be no more than 63 characters"));
+    }
+    JsonNode spec = model.spec();
+    if (spec.has("managedBy") && !MANAGED_BY.contains(spec.get("managedBy").asText())) {
+      out.add(
+          invalid(
+              FieldPath.of("spec", "managedBy"),
+              spec.get("managedBy").asText(),
+              "ManagedBy must be trainer.kubeflow.org/trainjob-controller or"
+                  + " kueue.x-k8s.io/multikueue if set"));
+    }
+    if (spec.has("activeDeadlineSeconds") && spec.get("activeDeadlineSeconds").asLong() < 1) {
+      out.add(
+          invalid(
+              FieldPath.of("spec", "activeDeadlineSeconds"),
+              spec.get("activeDeadlineSeconds").asText(),
+              "spec.activeDeadlineSeconds in body should be greater than or equal to 1"));
+    }
+    if (model.runtime() == null) {
+      unresolved(model.ref(), out);
+      return out;
+    }
+    JsonNode mlPolicy = model.mlPolicy();
+    int policies = 0;
+    for (String p : List.of("torch", "mpi", "jax", "xgboost", "flux")) {
+      policies += mlPolicy.has(p) ? 1 : 0;
+    }
+    if (policies > 1) {
+      // trainingruntime_types.go MLPolicy's XValidation rule.
+      out.add(runtimeError(model, "Only one of the policy can be configured"));
+      return out;
+    }
+    for (String p : List.of("mpi", "flux")) {
+      if (mlPolicy.has(p)) {
+        out.add(
+            notRendered(
+                model,
+                "its mlPolicy."
+                    + p
+                    + " is not rendered by jobc yet (docs/trainjob.md#differences)"));
+      }
+    }
+    if (model.runtime().spec().has("podGroupPolicy")) {
+      out.add(
+          notRendered(
+              model,
+              "its podGroupPolicy (gang scheduling) is not rendered by jobc yet"
+                  + " (docs/trainjob.md#differences)"));
+    }
+    JsonNode trainer = model.trainer();
+    JsonNode command = trainer.path("command");
+    if (mlPolicy.has("torch")
+        && command.size() == 2
+        && command.get(0).asText().equals("tune")
+        && command.get(1).asText().equals("run")) {
+      out.add(
+          error(
+              Code.NOT_SUPPORTED,
+              FieldPath.of("spec", "trainer", "command"),
+              "Unsupported value: the torchtune entrypoint [tune run], whose command the Trainer"
+                  + " rewrites (torch/torchtune.go), is not rendered by jobc yet"));
+    }
+    Set<String> reserved = new TreeSet<>();
+    for (JsonNode env : trainer.path("env")) {
+      String n = env.path("name").asText();
+      if (mlPolicy.has("torch") && TORCH_RESERVED.contains(n)) {
+        reserved.add(n);
+      }
+    }
+    if (!reserved.isEmpty()) {
+      // torch.go Validate.
+      out.add(
+          error(
+              Code.INVALID,
+              FieldPath.of("spec", "trainer", "env"),
+              "Invalid value: must not have reserved envs, invalid envs configured: ["
+                  + String.join(" ", reserved)
+                  + "]"));
+    }
+    if (mlPolicy.has("xgboost")) {
+      int i = 0;
+      for (JsonNode env : trainer.path("env")) {
+        String n = env.path("name").asText();
+        if (XGBOOST_RESERVED.contains(n)) {
+          // xgboost.go Validate.
+          out.add(
+              invalid(
+                  FieldPath.of("spec", "trainer", "env").index(i),
+                  n,
+                  n + " is reserved for the XGBoost runtime"));
+        }
+        i++;
+      }
+    }
+    ObjectNode jobSetSpec = TrainJobPlanner.spec(model);
+    initializers(model, jobSetSpec, out);
+    patches(model, out);
+    // The JobSet webhook's name rules (jobset v0.12.0 jobset_webhook.go) on what would be created.
+    List<JobSetRules.Shape> shapes = new ArrayList<>();
+    for (ObjectNode job : TrainJobPlanner.replicatedJobs(jobSetSpec)) {
+      shapes.add(
+          new JobSetRules.Shape(
+              job.path("name").asText(),
+              job.path("template").path("spec").path("completions").asInt(1),
+              true));
+    }
+    if (out.stream().noneMatch(f -> f.path().equals(NAME))) {
+      JobSetRules.check(name, shapes, shapes.size(), null, model.options(), out);
+    }
+    return out;
+  }
+
+  /** Why {@code runtimeRef} names no one runtime. */
+  private static void unresolved(TrainJobModel.Ref ref, List<Finding> out) {
+    String kind = ref.kind();
+    String value = "Invalid value: " + Quoting.quote(ref.name()) + ": ";
+    if (!TrainJobKind.GROUP.equals(ref.group()) || !TrainJobKind.RUNTIME_KINDS.contains(kind)) {
+      // trainjob_webhook.go ValidateCreate: the runtime registry knows these two kinds only.
+      out.add(
+          error(
+              Code.INVALID,
+              TrainJobKind.RUNTIME_REF,
+              value + "unsupported runtime: " + kind + "." + ref.group()));
+    } else if (ref.matches().size() > 1) {
+      // No upstream rule: the API server holds one object per name; jobc will not guess.
+      out.add(
+          error(
+              Code.INVALID,
+              TrainJobKind.RUNTIME_REF.child("name"),
+              value
+                  + "names "
+                  + ref.matches().size()
+                  + " "
+                  + kind
+                  + "s of the input: "
+                  + String.join(", ", ref.matches())
+                  + "; keep one"));
+    } else {
+      // clustertrainingruntime.go / trainingruntime.go ValidateObjects, with the API server's
+      // NotFound error in front.
+      boolean cluster = kind.equals(TrainJobKind.CLUSTER_TRAINING_RUNTIME);
+      out.add(
+          error(
+              Code.INVALID,
+              TrainJobKind.RUNTIME_REF.child("name"),
+              value
+                  + kind.toLowerCase(Locale.ROOT)
+                  + "s."
+                  + TrainJobKind.GROUP
+                  + " "
+                  + Quoting.quote(ref.name())
+                  + " not found: specified "
+                  + Character.toLowerCase(kind.charAt(0))
+                  + kind.substring(1)
+                  + " must be created before the TrainJob is created (the input holds no "
+                  + kind
+                  + " of that name"
+                  + (cluster
+                      ? ", nor is it one of the defaults of kubeflow/trainer "
+                          + DefaultRuntimes.VERSION
+                      : " in the TrainJob's namespace")
+                  + ")"));
+    }
+  }
+
+  /** jobset.go Validate: the initializers the TrainJob configures must exist in the runtime. */
+  private static void initializers(TrainJobModel model, ObjectNode jobSetSpec, List<Finding> out) {
+    for (String[] init :
+        new String[][] {
+          {"dataset", TrainJobPlanner.DATASET_INITIALIZER, "datasetConfig"},
+          {"model", TrainJobPlanner.MODEL_INITIALIZER, "modelConfig"}
+        }) {
+      if (!model.spec().path("initializer").path(init[0]).isObject()) {
+        continue;
+      }
+      JsonNode job = null;
+      for (ObjectNode j : TrainJobPlanner.replicatedJobs(jobSetSpec)) {
+        if (j.path("name").asText().equals(init[1])) {
+          job = j;
+        }
+      }
+      String detail;
+      if (job == null) {
+        detail = "must have " + init[1] + " job when trainJob is configured with input " + init[2];
+      } else {
+        JsonNode c = TrainJobPlanner.container(job, "containers", init[1]);
+        if (c == null && TrainJobPlanner.container(job, "initContainers", init[1]) == null) {
+          detail = "must have container with name - " + init[1] + " in the " + init[1] + " job";
+        } else if (c == null || !mountsInitializer(c)) {
+          detail =
+              "must have volumeMount with name - initializer in container "
+                  + init[1]
+                  + " of the "
+                  + init[1]
+                  + " job";
+        } else {
+          continue;
+        }
+      }
+      out.add(runtimeError(model, detail));
+    }
+  }
+
+  private static boolean mountsInitializer(JsonNode container) {
+    for (JsonNode m : container.path("volumeMounts")) {
+      if (m.path("name").asText().equals("initializer")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** jobset.go Validate: what runtime patches may name and change. */
+  private static void patches(TrainJobModel model, List<Finding> out) {
+    JsonNode template = model.runtime().spec().path("template").path("spec");
+    int i = 0;
+    for (JsonNode patch : model.spec().path("runtimePatches")) {
+      FieldPath at = PATCHES.index(i++);
+      String manager = patch.path("manager").asText();
+      List<String> domain = domainPrefixedPath(manager);
+      if (!domain.isEmpty()) {
+        out.add(invalid(at.child("manager"), manager, String.join("; ", domain)));
+      }
+      int j = 0;
+      for (JsonNode jobPatch :
+          patch.path("trainingRuntimeSpec").path("template").path("spec").path("replicatedJobs")) {
+        FieldPath jobAt =
+            at.child("trainingRuntimeSpec")
+                .child("template")
+                .child("spec")
+                .child("replicatedJobs")
+                .index(j++);
+        String jobName = jobPatch.path("name").asText();
+        JsonNode job = null;
+        for (JsonNode r : template.path("replicatedJobs")) {
+          if (r.path("name").asText().equals(jobName)) {
+            job = r;
+          }
+        }
+        if (job == null) {
+          out.add(
+              error(
+                  Code.INVALID,
+                  jobAt.child("name"),
+                  "Invalid value: "
+                      + Quoting.quote(jobName)
+                      + ": must not have replicated job that doesn't exist in the runtime job"
+                      + " template"));
+          continue;
+        }
+        JsonNode podSpec = jobPatch.path("template").path("spec").path("template").path("spec");
+        for (String list : List.of("initContainers", "containers")) {
+          int k = 0;
+          for (JsonNode c : podSpec.path(list)) {
+            FieldPath cAt =
+                jobAt
+                    .child("template")
+                    .child("spec")
+                    .child("template")
+                    .child("spec")
+                    .child(list)
+                    .index(k++);
+            String cName = c.path("name").asText();
+            boolean exists =
+                TrainJobPlanner.container(job, "containers", cName) != null
+                    || TrainJobPlanner.container(job, "initContainers", cName) != null;
+            if (!exists) {
+              out.add(
+                  error(
+                      Code.INVALID,
+                      cAt.child("name"),
+                      "Invalid value: "
+                          + Quoting.quote(cName)
+                          + ": must not have "
+                          + (list.equals("containers") ? "container" : "initContainer")
+                          + " that doesn't exist in the runtime job "
+                          + jobName));
+            } else if (list.equals("containers")
+                && c.path("env").size() > 0
+                && Set.of(
+                        TrainJobPlanner.DATASET_INITIALIZER,
+                        TrainJobPlanner.MODEL_INITIALIZER,
+                        TrainJobPlanner.NODE)
+                    .contains(cName)) {
+              out.add(
+                  error(
+                      Code.INVALID,
+                      cAt.child("env"),
+                      "Invalid value: must not have envs for the dataset-initializer,"
+                          + " model-initializer, node containers"));
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /** k8s.io/apimachinery validation.IsDomainPrefixedPath. */
+  static List<String> domainPrefixedPath(String path) {
+    int slash = path.indexOf('/');
+    if (slash < 0) {
+      return List.of("must be a domain-prefixed path (such as \"acme.io/foo\")");
+    }
+    List<String> out = new ArrayList<>();
+    String host = path.substring(0, slash);
+    String segments = path.substring(slash + 1);
+    if (host.isEmpty()
+        || host.length() > 253
+        || !host.matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")) {
+      out.add(
+          "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-'"
+              + " or '.', and must start and end with an alphanumeric character (e.g."
+              + " 'example.com', regex used for validation is"
+              + " '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')");
+    }
+    if (!segments.matches("[A-Za-z0-9/\\-._~%!$&'()*+,;=:]*")) {
+      out.add("Invalid path: " + Quoting.quote(segments));
+    }
+    return out;
+  }
+
+  private static Finding runtimeError(TrainJobModel model, String detail) {
+    return aboutRuntime(model, Code.INVALID, "Invalid value: ", detail);
+  }
+
+  private static Finding notRendered(TrainJobModel model, String detail) {
+    return aboutRuntime(model, Code.NOT_SUPPORTED, "Unsupported value: ", detail);
+  }
+
+  /** At {@code spec.runtimeRef}, naming the runtime and where it is written. */
+  private static Finding aboutRuntime(
+      TrainJobModel model, Code code, String prefix, String detail) {
+    return error(
+        code,
+        TrainJobKind.RUNTIME_REF,
+        prefix
+            + model.runtime().kind()
+            + " "
+            + Quoting.quote(model.runtime().name())
+            + " ("
+            + model.runtime().at()
+            + "): "
+            + detail);
+  }
+
+  private static Finding invalid(FieldPath path, String value, String detail) {
+    return error(Code.INVALID, path, "Invalid value: " + Quoting.quote(value) + ": " + detail);
+  }
+}
