@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,19 +26,10 @@ class BigAnswerProcessTest {
     try (ApiStandIn api =
         ApiStandIn.withPodTable().withoutRole("one wait's reads, not the rendered Role's")) {
       api.create(
-          new PodBuilder()
-              .withNewMetadata()
-              .withName("huge")
-              .withNamespace(ApiStandIn.NS)
-              .withLabels(Map.of("app", "big"))
+          new PodBuilder(ApiProtocolTest.pod("huge"))
+              .editMetadata()
               .addToAnnotations("big", "x".repeat(8 << 20))
               .endMetadata()
-              .withNewSpec()
-              .addNewContainer()
-              .withName("main")
-              .withImage("busybox")
-              .endContainer()
-              .endSpec()
               .build());
       Path err = dir.resolve("stderr");
       ProcessBuilder pb =
@@ -54,7 +44,7 @@ class BigAnswerProcessTest {
                   "--pod",
                   "huge",
                   "--selector",
-                  "app=big",
+                  "app=protocol",
                   "--timeout",
                   "10s")
               .redirectError(err.toFile())
