@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * off, and an answer too large for the heap is an error, not a crash.
  */
 class ApiProtocolTest {
-  private static final Map<String, String> LABELS = Map.of("app", "protocol");
+  static final Map<String, String> LABELS = Map.of("app", "protocol");
   private static final String SELECTOR = ClusterApi.labelSelector(LABELS);
 
   private ApiStandIn api;
@@ -51,7 +51,8 @@ class ApiProtocolTest {
     return api.withoutRole("the client's protocol, not a command's calls");
   }
 
-  private static Pod pod(String name) {
+  /** A pod of {@link #LABELS}. */
+  static Pod pod(String name) {
     return new PodBuilder()
         .withNewMetadata()
         .withName(name)
