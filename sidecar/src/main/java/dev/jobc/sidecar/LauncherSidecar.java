@@ -12,7 +12,10 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -74,6 +77,20 @@ final class LauncherSidecar {
    */
   static final Duration SETTLE = Duration.ofSeconds(5);
 
+  /**
+   * How long the launcher waits for its initial workers before a Warning Event names those not
+   * Ready; it then waits on (mpi-operator's launcher waits as long as it takes), bounded by the
+   * Job's {@code activeDeadlineSeconds} (the MPIJob's {@code runPolicy.activeDeadlineSeconds}).
+   */
+  static final Duration NOT_READY_AFTER = Duration.ofMinutes(5);
+
+  /** How many workers the Event names at most; it counts the rest. */
+  static final int NOT_READY_NAMED = 20;
+
+  private Duration notReadyAfter = NOT_READY_AFTER;
+  private Set<Integer> readyNow = Set.of();
+  private volatile boolean gateOpen;
+
   private final ClusterApi client;
   private final Settings s;
   private final JobEvents events;
@@ -104,9 +121,18 @@ final class LauncherSidecar {
             this::gateOpened);
   }
 
+  /** Reports workers not Ready after {@code after} instead of {@link #NOT_READY_AFTER} (tests). */
+  LauncherSidecar notReadyAfter(Duration after) {
+    this.notReadyAfter = after;
+    return this;
+  }
+
   /** Runs until a stop is requested (SIGTERM) or a file cannot be written; the exit code. */
   int run() throws IOException, InterruptedException {
     seed();
+    Thread notReady = new Thread(this::reportNotReady, "jobc-not-ready");
+    notReady.setDaemon(true);
+    notReady.start();
     PodWatch watch =
         new PodWatch(client, s.namespace(), MpiLabels.jobSelector(s.era(), s.job()), this::onPods);
     try {
@@ -122,8 +148,54 @@ final class LauncherSidecar {
       finish();
     } finally {
       watch.close();
+      notReady.interrupt();
     }
     return 0;
+  }
+
+  /**
+   * Once {@link #notReadyAfter} has passed with the gate still closed, a Warning Event {@code
+   * WorkersNotReady} on the Job names the initial workers not Ready, so that {@code kubectl
+   * describe job} says which pods to look at.
+   */
+  private void reportNotReady() {
+    try {
+      // A restarted sidecar finds the gate open from before (the ready file).
+      if (termination.awaitStop(notReadyAfter)
+          || gateOpen
+          || java.nio.file.Files.exists(s.readyFile())) {
+        return;
+      }
+      List<String> missing = new ArrayList<>();
+      int count = 0;
+      synchronized (this) {
+        for (int i = 0; i < s.readyWorkers(); i++) {
+          if (!readyNow.contains(i)) {
+            count++;
+            if (missing.size() < NOT_READY_NAMED) {
+              missing.add(s.job() + Naming.WORKER_SUFFIX + "-" + i);
+            }
+          }
+        }
+      }
+      if (count == 0 || gateOpen) {
+        return;
+      }
+      events.record(
+          JobEvents.WARNING,
+          "WorkersNotReady",
+          count
+              + " of "
+              + s.readyWorkers()
+              + " worker(s) not Ready after "
+              + Durations.format(notReadyAfter)
+              + ": "
+              + String.join(", ", missing)
+              + (count > missing.size() ? " and " + (count - missing.size()) + " more" : "")
+              + "; the launcher waits on (runPolicy.activeDeadlineSeconds bounds the job)");
+    } catch (InterruptedException e) {
+      // the sidecar has ended
+    }
   }
 
   /** Copies the ConfigMap's hostfile and kubexec.sh (when mounted) into the output directory. */
@@ -143,6 +215,7 @@ final class LauncherSidecar {
         ready.put(index, p);
       }
     }
+    readyNow = Set.copyOf(ready.keySet());
     hosts.update(
         ready.keySet(),
         index ->
@@ -166,6 +239,7 @@ final class LauncherSidecar {
   }
 
   private void gateOpened(int ready) {
+    gateOpen = true;
     events.record(
         JobEvents.NORMAL,
         "WorkersReady",

@@ -139,6 +139,9 @@ class LauncherSidecarTest {
     Eventually.until("gate open", () -> Files.exists(dir.resolve("ready")));
   }
 
+  /** When the sidecar reports workers not Ready: far beyond any test unless a test says. */
+  private java.time.Duration notReadyAfter = java.time.Duration.ofHours(1);
+
   private void runSidecar(int readyWorkers, String workerSet, String policy, int workerReplicas) {
     runSidecar(readyWorkers, workerSet, policy, workerReplicas, 0);
   }
@@ -164,7 +167,8 @@ class LauncherSidecarTest {
             dir.resolve("config"),
             dir.resolve("out"),
             dir.resolve("ready"));
-    LauncherSidecar sidecar = new LauncherSidecar(client, settings, termination);
+    LauncherSidecar sidecar =
+        new LauncherSidecar(client, settings, termination).notReadyAfter(notReadyAfter);
     running =
         CompletableFuture.supplyAsync(
             () -> {
@@ -558,6 +562,36 @@ class LauncherSidecarTest {
     assertThat(running.get(30, TimeUnit.SECONDS)).isZero();
     assertThat(api.scales).containsEntry("pi-worker", 0);
     assertThat(events()).anyMatch(e -> "WorkersScaledDown".equals(e.getReason()));
+  }
+
+  /**
+   * Workers that do not become Ready: after a while a Warning Event on the Job names them (the
+   * launcher used to wait for ever without saying which), and the launcher waits on.
+   */
+  @Test
+  void workersNotReadyAfterAWhileAreNamedInAnEvent() {
+    notReadyAfter = java.time.Duration.ofMillis(200);
+    api.create(ApiStandIn.launcherJob(JOB, 6, 0, false, null));
+    api.create(ApiStandIn.launcher(JOB));
+    api.create(ApiStandIn.worker(JOB, 0, true, "10.0.0.0"));
+    api.create(ApiStandIn.worker(JOB, 1, false, "10.0.0.1"));
+    runSidecar(3, "pi-worker", "None", 0);
+    Eventually.until(
+        "WorkersNotReady event",
+        () -> events().stream().anyMatch(e -> "WorkersNotReady".equals(e.getReason())));
+    Event e =
+        events().stream()
+            .filter(x -> "WorkersNotReady".equals(x.getReason()))
+            .findFirst()
+            .orElseThrow();
+    assertThat(e.getType()).isEqualTo("Warning");
+    assertThat(e.getMessage())
+        .isEqualTo(
+            "2 of 3 worker(s) not Ready after 200ms: pi-worker-1, pi-worker-2; the launcher waits"
+                + " on (runPolicy.activeDeadlineSeconds bounds the job)");
+    assertThat(e.getInvolvedObject().getKind()).isEqualTo("Job");
+    assertThat(Files.exists(dir.resolve("ready"))).isFalse();
+    assertThat(running).isNotDone();
   }
 
   /** Restart policy Never: the Job counts this pod's failure once it has stopped, and retries. */
