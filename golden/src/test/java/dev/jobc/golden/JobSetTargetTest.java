@@ -358,9 +358,7 @@ class JobSetTargetTest {
                         .equals(r.path("spec").path("runPolicy").path("managedBy").asText()))
             // A TrainJob says it in spec.managedBy (kubeflow/trainer v2.3.0 trainjob_types.go).
             .filter(
-                r ->
-                    !"kueue.x-k8s.io/multikueue"
-                        .equals(r.path("spec").path("managedBy").asText()))
+                r -> !"kueue.x-k8s.io/multikueue".equals(r.path("spec").path("managedBy").asText()))
             .count();
   }
 

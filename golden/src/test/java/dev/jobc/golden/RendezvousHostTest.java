@@ -28,14 +28,18 @@ import org.junit.jupiter.api.Test;
  * ({@code pytorch torch/distributed/elastic/rendezvous/utils.py _matches_machine_hostname}, called
  * by {@code c10d_rendezvous_backend.py _create_tcp_store}). TF_CONFIG names Services ({@code
  * <host>.<ns>.svc}, training-operator v1.9.0 {@code tensorflow/tensorflow.go genClusterSpec}): its
- * hosts are compared by their first label. Checked over every golden case, rendered afresh, in
- * each carrier: bare Pods, Jobs and JobSets.
+ * hosts are compared by their first label. Checked over every golden case, rendered afresh, in each
+ * carrier: bare Pods, Jobs and JobSets.
  */
 class RendezvousHostTest {
 
   /** The variables naming one host each (after an optional port). */
   static final Set<String> ONE_HOST =
-      Set.of("MASTER_ADDR", "PET_MASTER_ADDR", "PET_RDZV_ENDPOINT", "COORDINATOR_ADDRESS",
+      Set.of(
+          "MASTER_ADDR",
+          "PET_MASTER_ADDR",
+          "PET_RDZV_ENDPOINT",
+          "COORDINATOR_ADDRESS",
           "PADDLE_MASTER");
 
   /** XGBoost's list of worker hosts. */
@@ -332,14 +336,16 @@ class RendezvousHostTest {
       List<RunPod> pods) {
     JsonNode template = jobSpec.path("template");
     JsonNode spec = template.path("spec");
-    Map<String, String> labels = new LinkedHashMap<>(strings(template.path("metadata").path("labels")));
+    Map<String, String> labels =
+        new LinkedHashMap<>(strings(template.path("metadata").path("labels")));
     labels.putAll(extraLabels);
     String subdomain = forcedSubdomain != null ? forcedSubdomain : text(spec, "subdomain", null);
     int parallelism = jobSpec.path("parallelism").asInt(1);
     if ("Indexed".equals(jobSpec.path("completionMode").asText())) {
       for (int i = 0; i < jobSpec.path("completions").asInt(parallelism); i++) {
         pods.add(
-            new RunPod(object + " index " + i, carrier, ns, job + "-" + i, subdomain, labels, spec));
+            new RunPod(
+                object + " index " + i, carrier, ns, job + "-" + i, subdomain, labels, spec));
       }
     } else {
       for (int i = 0; i < parallelism; i++) {
@@ -358,12 +364,11 @@ class RendezvousHostTest {
 
   /**
    * The pods the cluster's DNS answers {@code host} with, asked from namespace {@code ns}: a
-   * Service's name ({@code <svc>}, {@code <svc>.<ns>.svc[.<domain>]}) reaches the pods its
-   * selector picks; {@code <host>.<sub>} (through the pod's search path {@code <ns>.svc.<domain>})
-   * or {@code <host>.<sub>.<ns>.svc[.<domain>]} the pod of that host name whose subdomain is the
-   * headless Service {@code <sub>} that selects it ({@code kubernetes
-   * pkg/controller/endpointslice}: an endpoint's host name is the pod's when its subdomain is the
-   * Service's name).
+   * Service's name ({@code <svc>}, {@code <svc>.<ns>.svc[.<domain>]}) reaches the pods its selector
+   * picks; {@code <host>.<sub>} (through the pod's search path {@code <ns>.svc.<domain>}) or {@code
+   * <host>.<sub>.<ns>.svc[.<domain>]} the pod of that host name whose subdomain is the headless
+   * Service {@code <sub>} that selects it ({@code kubernetes pkg/controller/endpointslice}: an
+   * endpoint's host name is the pod's when its subdomain is the Service's name).
    */
   static List<RunPod> resolve(String host, String ns, List<RunPod> pods, List<Svc> services) {
     String[] labels = host.split("\\.");
