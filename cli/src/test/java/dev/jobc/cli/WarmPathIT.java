@@ -269,9 +269,11 @@ class WarmPathIT {
     env.put("JOBC_WARM_IDLE", "1");
     List<String> command = List.of("jobc", "version");
     assertThat(run(ROOT, env, "", command)).isEqualTo(run(ROOT, Map.of(), "", command));
+    // JOBC_WARM=only: the call above was served warm, so a server started. It may have gone idle
+    // and exited already (a loaded machine): whichever is still running is waited for.
     List<ProcessHandle> started = servers();
-    assertThat(started).hasSize(1);
-    started.get(0).onExit().join(); // no timeout: the idle time is what ends it
+    assertThat(started).hasSizeLessThanOrEqualTo(1);
+    started.forEach(p -> p.onExit().join()); // no timeout: the idle time is what ends it
     try (Stream<Path> files = Files.list(tmp.resolve("jobc-" + UID))) {
       assertThat(files.map(f -> f.getFileName().toString()))
           .noneMatch(f -> f.startsWith("bin-") && !f.contains("."));
