@@ -133,7 +133,7 @@ public final class OptionTable {
           "sidecar-image",
           "IMAGE",
           String.class,
-          "ghcr.io/jobc-dev/jobc-sidecar:0.1.0",
+          "ghcr.io/jobc-dev/jobc-sidecar:0.2.0",
           text -> image("sidecar image", text),
           true,
           "Image of the jobc sidecar that waits for peer pods at run time.",
