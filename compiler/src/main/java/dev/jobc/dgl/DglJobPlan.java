@@ -1,5 +1,6 @@
 package dev.jobc.dgl;
 
+import dev.jobc.options.RenderDefaults;
 import dev.jobc.options.WorkerKind;
 import java.util.List;
 
@@ -12,6 +13,8 @@ import java.util.List;
  * @param shmSizeLimit half the worker container's memory limit, or {@code null} for none
  * @param portBlock whether workers get dgl-operator's 20 container ports (only when the user's
  *     worker container declares none)
+ * @param sidecarImage the image of the jobc sidecars ({@link RenderDefaults#sidecarImage})
+ * @param renderDefaults what sizes the sidecars
  */
 public record DglJobPlan(
     DglJobModel job,
@@ -27,7 +30,8 @@ public record DglJobPlan(
     boolean portBlock,
     WorkerKind workerKind,
     String kubectlImage,
-    String sidecarImage) {
+    String sidecarImage,
+    RenderDefaults renderDefaults) {
 
   public DglJobPlan {
     workerPods = List.copyOf(workerPods);

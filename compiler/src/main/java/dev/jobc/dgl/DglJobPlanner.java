@@ -5,6 +5,7 @@ import dev.jobc.conventions.Naming;
 import dev.jobc.model.ReplicaSpec;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.RenderDefaults;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Quantity;
 import java.util.ArrayList;
@@ -72,7 +73,8 @@ public final class DglJobPlanner {
         portBlock,
         options.get(OptionTable.WORKERS),
         options.get(OptionTable.KUBECTL_IMAGE),
-        options.get(OptionTable.SIDECAR_IMAGE));
+        RenderDefaults.sidecarImage(options),
+        options.get(OptionTable.RENDER_DEFAULTS));
   }
 
   private static Container firstContainer(ReplicaSpec spec) {

@@ -217,8 +217,11 @@ public final class DglLauncherGenerator {
         .withEnv(
             PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
             PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
-            new EnvVar("JAVA_TOOL_OPTIONS", SidecarContainer.JAVA_TOOL_OPTIONS, null))
-        .withResources(SidecarContainer.resources(RELEASE_CPU, 0))
+            new EnvVar(
+                "JAVA_TOOL_OPTIONS",
+                SidecarContainer.javaToolOptions(plan.renderDefaults(), 0),
+                null))
+        .withResources(SidecarContainer.resources(plan.renderDefaults(), RELEASE_CPU, 0))
         .withSecurityContext(RestrictedSecurityContext.of(false))
         .build();
   }

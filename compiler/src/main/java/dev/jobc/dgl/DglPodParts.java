@@ -151,7 +151,9 @@ final class DglPodParts {
    * SidecarContainer#memoryMiB}).
    */
   static ContainerBuilder sidecar(DglJobPlan plan, String name, List<String> args, int pods) {
-    int memory = Math.max(INIT_CONTAINER_MEMORY_MIB, SidecarContainer.memoryMiB(pods));
+    int memory =
+        Math.max(
+            INIT_CONTAINER_MEMORY_MIB, SidecarContainer.memoryMiB(plan.renderDefaults(), pods));
     return new ContainerBuilder()
         .withName(name)
         .withImage(plan.sidecarImage())
@@ -161,7 +163,7 @@ final class DglPodParts {
             PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
             PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
             PodTemplates.fieldEnv("POD_IP", "status.podIP"),
-            env("JAVA_TOOL_OPTIONS", SidecarContainer.javaToolOptions(pods)))
+            env("JAVA_TOOL_OPTIONS", SidecarContainer.javaToolOptions(plan.renderDefaults(), pods)))
         .withResources(helperResources("100m", memory + "Mi", "5Gi"))
         .withSecurityContext(RestrictedSecurityContext.of(false));
   }

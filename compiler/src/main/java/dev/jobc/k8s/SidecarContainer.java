@@ -1,6 +1,9 @@
 package dev.jobc.k8s;
 
 import dev.jobc.conventions.Naming;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
+import dev.jobc.options.RenderDefaults;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -22,16 +25,17 @@ import java.util.Map;
  */
 public final class SidecarContainer {
   /**
-   * The least heap of any sidecar: its own classes' state and a list page of realistic pods, with
-   * room for garbage (about 2 MiB live at 100 workers, bench/README.md "Sidecar footprint").
+   * The least heap of any sidecar in this release's defaults ({@link RenderDefaults#CURRENT}; a job
+   * pinned to earlier ones takes theirs): its own classes' state and a list page of realistic pods,
+   * with room for garbage (about 2 MiB live at 100 workers, bench/README.md "Sidecar footprint").
    */
-  public static final int MIN_HEAP_MIB = 16;
+  public static final int MIN_HEAP_MIB = RenderDefaults.CURRENT.minHeapMiB();
 
   /**
    * What a sidecar's heap holds whatever it watches: the JVM's own, the API connection and a list
    * page being read, with room for garbage.
    */
-  public static final int FIXED_HEAP_MIB = 8;
+  public static final int FIXED_HEAP_MIB = RenderDefaults.CURRENT.fixedHeapMiB();
 
   /**
    * Pods watched per MiB of heap: each costs about 3.3 KiB live (its reduced copy in the watch's
@@ -39,31 +43,33 @@ public final class SidecarContainer {
    * bench/README.md "Sidecar footprint"), and 8 KiB of heap leaves as much again for garbage
    * between collections.
    */
-  public static final int PODS_PER_HEAP_MIB = 128;
+  public static final int PODS_PER_HEAP_MIB = RenderDefaults.PODS_PER_HEAP_MIB;
 
   /**
    * What the JVM needs besides the heap (metaspace, code, threads, TLS, the collector's own):
    * resident size less committed heap, 40 to 61 MiB measured at 100 and 5,000 workers over HTTPS on
    * JDK 17 and Temurin 25, the JVM's own file pages included, with room to spare.
    */
-  public static final int NON_HEAP_MIB = 64;
+  public static final int NON_HEAP_MIB = RenderDefaults.CURRENT.nonHeapMiB();
 
   /**
-   * The heap of a sidecar that watches up to {@code pods} pods: {@link #FIXED_HEAP_MIB} plus 1 MiB
-   * per {@link #PODS_PER_HEAP_MIB} pods (rounded up), and at least {@link #MIN_HEAP_MIB}: 16 MiB up
-   * to 1,024 pods, 48 MiB at 5,000.
+   * The heap of a sidecar that watches up to {@code pods} pods: the defaults' fixed heap plus 1 MiB
+   * per {@link #PODS_PER_HEAP_MIB} pods (rounded up), and at least their least heap: with this
+   * release's, 16 MiB up to 1,024 pods, 48 MiB at 5,000.
    */
-  public static int heapMiB(int pods) {
-    int heap = FIXED_HEAP_MIB + (Math.max(0, pods) + PODS_PER_HEAP_MIB - 1) / PODS_PER_HEAP_MIB;
-    return Math.max(MIN_HEAP_MIB, heap);
+  public static int heapMiB(RenderDefaults defaults, int pods) {
+    int heap =
+        defaults.fixedHeapMiB() + (Math.max(0, pods) + PODS_PER_HEAP_MIB - 1) / PODS_PER_HEAP_MIB;
+    return Math.max(defaults.minHeapMiB(), heap);
   }
 
   /**
    * The memory limit (and request) of a sidecar that watches up to {@code pods} pods: its heap
-   * ({@link #heapMiB}) plus {@link #NON_HEAP_MIB}: 80 MiB up to 1,024 pods, 112 MiB at 5,000.
+   * ({@link #heapMiB}) plus the defaults' non-heap size: with this release's, 80 MiB up to 1,024
+   * pods, 112 MiB at 5,000.
    */
-  public static int memoryMiB(int pods) {
-    return heapMiB(pods) + NON_HEAP_MIB;
+  public static int memoryMiB(RenderDefaults defaults, int pods) {
+    return heapMiB(defaults, pods) + defaults.nonHeapMiB();
   }
 
   /**
@@ -75,16 +81,13 @@ public final class SidecarContainer {
    * OutOfMemoryError (kubelet restarts the container; a JVM that goes on after one may have lost a
    * thread). The resident size they give is measured in bench/README.md.
    */
-  public static String javaToolOptions(int pods) {
+  public static String javaToolOptions(RenderDefaults defaults, int pods) {
     return "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1 -Xss256k -Xms4m -Xmx"
-        + heapMiB(pods)
+        + heapMiB(defaults, pods)
         + "m -Xmn2m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:MaxMetaspaceSize=48m"
         + " -XX:ReservedCodeCacheSize=16m -XX:MaxDirectMemorySize=8m -XX:-UsePerfData"
         + " -XX:+ExitOnOutOfMemoryError";
   }
-
-  /** {@link #javaToolOptions} for a sidecar that watches no more than a few dozen pods. */
-  public static final String JAVA_TOOL_OPTIONS = javaToolOptions(0);
 
   /** Non-root user of the image. */
   public static final long USER = RestrictedSecurityContext.USER;
@@ -102,40 +105,42 @@ public final class SidecarContainer {
   private SidecarContainer() {}
 
   /**
-   * What one sidecar container sized for a few pods ({@link #base(String, String, List)}) requests,
-   * and is limited to, by resource name.
+   * What one sidecar container sized for a few pods ({@link #base(CompileOptions, String, List)})
+   * requests, and is limited to, by resource name.
    */
-  public static Map<String, Quantity> requests() {
-    return resources(CPU, 0).getRequests();
+  public static Map<String, Quantity> requests(RenderDefaults defaults) {
+    return resources(defaults, CPU, 0).getRequests();
   }
 
   /**
    * Requests equal to limits: {@code cpu}, and the memory of a sidecar watching up to {@code pods}
    * pods ({@link #memoryMiB}).
    */
-  public static ResourceRequirements resources(String cpu, int pods) {
+  public static ResourceRequirements resources(RenderDefaults defaults, String cpu, int pods) {
     Map<String, Quantity> amounts = new LinkedHashMap<>();
     amounts.put("cpu", new Quantity(cpu));
-    amounts.put("memory", new Quantity(memoryMiB(pods) + "Mi"));
+    amounts.put("memory", new Quantity(memoryMiB(defaults, pods) + "Mi"));
     ResourceRequirements resources = new ResourceRequirements();
     resources.setRequests(new LinkedHashMap<>(amounts));
     resources.setLimits(amounts);
     return resources;
   }
 
-  /** As {@link #base(String, String, List, int)} for a sidecar that watches a few pods. */
-  public static Container base(String image, String name, List<String> args) {
-    return base(image, name, args, 0);
+  /** As {@link #base(CompileOptions, String, List, int)} for a sidecar that watches a few pods. */
+  public static Container base(CompileOptions options, String name, List<String> args) {
+    return base(options, name, args, 0);
   }
 
   /**
-   * A new sidecar container with the shared settings, sized to watch up to {@code pods} pods;
-   * callers set probes, mounts, restart policy.
+   * A new sidecar container with the shared settings, its image ({@link
+   * RenderDefaults#sidecarImage(CompileOptions)}) and size to watch up to {@code pods} pods from
+   * the job's options and render defaults; callers set probes, mounts, restart policy.
    */
-  public static Container base(String image, String name, List<String> args, int pods) {
+  public static Container base(CompileOptions options, String name, List<String> args, int pods) {
+    RenderDefaults defaults = options.get(OptionTable.RENDER_DEFAULTS);
     Container c = new Container();
     c.setName(name);
-    c.setImage(image);
+    c.setImage(RenderDefaults.sidecarImage(options));
     c.setImagePullPolicy("IfNotPresent");
     c.setArgs(new ArrayList<>(args));
     c.setEnv(
@@ -144,8 +149,8 @@ public final class SidecarContainer {
                 PodTemplates.fieldEnv("POD_NAME", "metadata.name"),
                 PodTemplates.fieldEnv("POD_NAMESPACE", "metadata.namespace"),
                 PodTemplates.fieldEnv("POD_IP", "status.podIP"),
-                new EnvVar("JAVA_TOOL_OPTIONS", javaToolOptions(pods), null))));
-    c.setResources(resources(CPU, pods));
+                new EnvVar("JAVA_TOOL_OPTIONS", javaToolOptions(defaults, pods), null))));
+    c.setResources(resources(defaults, CPU, pods));
     c.setSecurityContext(RestrictedSecurityContext.of(true));
     return c;
   }

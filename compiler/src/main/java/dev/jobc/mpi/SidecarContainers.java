@@ -69,8 +69,9 @@ public final class SidecarContainers {
     add(args, "--launcher-container", launcherContainer);
     // The pod's grace period, known to the sidecar without reading its pod: a clean-up through an
     // API outage at SIGTERM goes on for it (Kubernetes' default, 30 s, is the sidecar's).
+    // Sidecar 0.1.0, which a job pinned to earlier render defaults runs, does not take it.
     Long grace = launcherGracePeriod(plan);
-    if (grace != null) {
+    if (grace != null && plan.options().get(OptionTable.RENDER_DEFAULTS).launcherGracePeriod()) {
       add(args, "--termination-grace-period", grace.toString());
     }
     // It watches the launcher and every worker the job may have.
@@ -140,9 +141,7 @@ public final class SidecarContainers {
     if (plan.sidecarToken()) {
       mounts.add(SidecarContainer.tokenMount());
     }
-    Container c =
-        SidecarContainer.base(
-            plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args, podsWatched);
+    Container c = SidecarContainer.base(plan.options(), Naming.SIDECAR, args, podsWatched);
     c.setRestartPolicy("Always");
     ExecAction ready = new ExecAction();
     ready.setCommand(new ArrayList<>(List.of("test", "-e", Naming.SIDECAR_READY_FILE)));

@@ -71,9 +71,9 @@ public final class WorkerScalerJobGenerator {
     args.add("--clean-pod-policy");
     args.add(SidecarContainers.cleanPodPolicy(plan));
 
-    Container c =
-        SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
-    c.setResources(SidecarContainer.resources(CPU, 0));
+    Container c = SidecarContainer.base(plan.options(), Naming.SIDECAR, args);
+    c.setResources(
+        SidecarContainer.resources(plan.options().get(OptionTable.RENDER_DEFAULTS), CPU, 0));
     List<VolumeMount> mounts = new ArrayList<>();
     mounts.add(PodTemplates.mount(Naming.SIDECAR_TMP_VOLUME, Naming.SIDECAR_TMP_MOUNT));
     VolumeMount token =

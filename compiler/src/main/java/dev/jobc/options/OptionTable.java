@@ -133,10 +133,25 @@ public final class OptionTable {
           "sidecar-image",
           "IMAGE",
           String.class,
-          "ghcr.io/jobc-dev/jobc-sidecar:0.1.0",
+          RenderDefaults.CURRENT.sidecarImage(),
           text -> image("sidecar image", text),
           true,
           "Image of the jobc sidecar that waits for peer pods at run time.",
+          null);
+
+  public static final Option<RenderDefaults> RENDER_DEFAULTS =
+      row(
+          "render-defaults",
+          "DATE|current",
+          RenderDefaults.class,
+          RenderDefaults.CURRENT,
+          RenderDefaults::parse,
+          true,
+          "Render what jobc's releases changed in fields an existing Job or Pod cannot change"
+              + " (the sidecar's image, unless sidecar-image names another, its memory, JVM"
+              + " options and arguments; the family's replica host names) as the release of that"
+              + " date did: 2026-11-25 or 2026-11-27; current for this release's. Pin a running"
+              + " job with its annotation before upgrading jobc (docs/gitops.md).",
           null);
 
   public static final Option<String> PYTORCH_INIT_IMAGE =

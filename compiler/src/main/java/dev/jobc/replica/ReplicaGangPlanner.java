@@ -9,6 +9,7 @@ import dev.jobc.model.RunPolicy;
 import dev.jobc.model.SchedulingPolicy;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.RenderDefaults;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodTemplateSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -89,9 +90,10 @@ public final class ReplicaGangPlanner {
    * jobc-sidecars among them (a native sidecar's requests add to the pod's). Upstream orders the
    * types by live PriorityClass values, ties in Go's random map order; jobc, which cannot look
    * classes up, takes them in type order. With the default {@code minMember} every pod counts and
-   * the order does not matter.
+   * the order does not matter. The sidecar's requests are those of the job's render defaults.
    */
-  public static SortedMap<String, String> minResources(List<PodCount> types, int minMember) {
+  public static SortedMap<String, String> minResources(
+      RenderDefaults defaults, List<PodCount> types, int minMember) {
     Map<String, QuantitySum> sums = new LinkedHashMap<>();
     int pods = 0;
     for (PodCount t : types) {
@@ -111,7 +113,7 @@ public final class ReplicaGangPlanner {
         }
         add(sums, counted, take);
       }
-      add(sums, SidecarContainer.requests(), t.sidecars().applyAsInt(take));
+      add(sums, SidecarContainer.requests(defaults), t.sidecars().applyAsInt(take));
     }
     SortedMap<String, String> out = new TreeMap<>();
     sums.forEach((name, sum) -> out.put(name, sum.toString()));
@@ -142,7 +144,7 @@ public final class ReplicaGangPlanner {
                                       && p.index() < take)
                           .count()));
     }
-    return minResources(types, minMember);
+    return minResources(job.options().get(OptionTable.RENDER_DEFAULTS), types, minMember);
   }
 
   private static void add(Map<String, QuantitySum> sums, Map<String, Quantity> counted, int times) {

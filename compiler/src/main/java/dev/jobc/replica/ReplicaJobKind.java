@@ -7,6 +7,7 @@ import dev.jobc.k8s.ApiLimits;
 import dev.jobc.k8s.OutputSize;
 import dev.jobc.kind.JobKind;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.RenderDefaults;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.util.List;
 
@@ -96,7 +97,9 @@ public abstract class ReplicaJobKind<J, M> implements JobKind<J, M, ReplicaPlan>
                   + ROLE_LINE
                   + length(r.type())
                   + (decides
-                      ? SIDECAR + job.options().get(OptionTable.SIDECAR_IMAGE).length()
+                      ? SIDECAR
+                          + RenderDefaults.sidecarImage(job.options()).length()
+                          + replicaArgs(job)
                       : 0));
       chars = OutputSize.plus(chars, OutputSize.times(r.count(), one));
       total += r.count();
@@ -120,6 +123,20 @@ public abstract class ReplicaJobKind<J, M> implements JobKind<J, M, ReplicaPlan>
             + ApiLimits.kib(each)
             + " each");
   }
+
+  /**
+   * The deciding sidecar's {@code --replica TYPE:NAME} per replica under render defaults from
+   * before 2026-11-28 (the counts since take the same size whatever the job).
+   */
+  private static long replicaArgs(ReplicaJob job) {
+    if (job.options().get(OptionTable.RENDER_DEFAULTS).replicaCounts()) {
+      return 0;
+    }
+    return OutputSize.times(job.totalReplicas(), REPLICA_ARG + length(job.name()));
+  }
+
+  /** One {@code - --replica} and {@code - TYPE:NAME} line, the job's name aside. */
+  private static final long REPLICA_ARG = 64;
 
   private static long length(String s) {
     return s == null ? 0 : s.length();

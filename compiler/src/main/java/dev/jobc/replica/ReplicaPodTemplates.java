@@ -10,6 +10,8 @@ import dev.jobc.k8s.GangScheduling;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.PodTemplates;
 import dev.jobc.k8s.SidecarContainer;
+import dev.jobc.options.CompileOptions;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EmptyDirVolumeSource;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -87,7 +89,7 @@ public final class ReplicaPodTemplates {
       spec.setInitContainers(init);
     }
     spec.setRestartPolicy(restartPolicy(plan.restartPolicy(replica.type()), inJob));
-    hostname(spec, replica.name());
+    hostname(spec, replica.name(), plan.options());
     decorate(plan.gang(), plan.name(), replica.lower(), meta, spec);
     if (replica.decides() && !plan.jobSet()) {
       addSidecar(spec, plan.serviceAccount(), ReplicaSidecar.container(plan, replica));
@@ -157,10 +159,12 @@ public final class ReplicaPodTemplates {
    * only with {@code network.enableDNSHostnames}, which the family's JobSets leave off ({@code
    * jobset v0.12.0 pkg/controllers/jobset_controller.go constructJob}). The subdomain makes {@code
    * <host>.<host>.<ns>.svc} resolve as well, and the pod's FQDN that name. A bare Pod is named so
-   * already; the same fields keep it so under any carrier.
+   * already; the same fields keep it so under any carrier. A job pinned to render defaults from
+   * before 2026-11-28 gets neither field, as those releases rendered it.
    */
-  public static void hostname(PodSpec spec, String name) {
-    if (spec.getHostname() != null && !spec.getHostname().isEmpty()) {
+  public static void hostname(PodSpec spec, String name, CompileOptions options) {
+    if (!options.get(OptionTable.RENDER_DEFAULTS).replicaHostnames()
+        || spec.getHostname() != null && !spec.getHostname().isEmpty()) {
       return;
     }
     spec.setHostname(name);

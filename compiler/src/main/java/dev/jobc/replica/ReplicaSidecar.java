@@ -42,17 +42,26 @@ final class ReplicaSidecar {
     add(args, "--success", plan.anyDecides() ? "any" : "all");
     add(args, "--clean-pod-policy", plan.job().runPolicy().cleanPodPolicy());
     add(args, "--carrier", plan.pods() ? "pod" : "job");
-    // The counts, not the other replicas' names: the sidecar names them as the operator does
-    // (ReplicaLabels.replica), so that each pod's arguments do not grow with the job.
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (ReplicaPod r : plan.replicas()) {
-      counts.merge(r.lower(), 1, Integer::sum);
+    if (plan.options().get(OptionTable.RENDER_DEFAULTS).replicaCounts()) {
+      // The counts, not the other replicas' names: the sidecar names them as the operator does
+      // (ReplicaLabels.replica), so that each pod's arguments do not grow with the job.
+      Map<String, Integer> counts = new LinkedHashMap<>();
+      for (ReplicaPod r : plan.replicas()) {
+        counts.merge(r.lower(), 1, Integer::sum);
+      }
+      for (Map.Entry<String, Integer> count : counts.entrySet()) {
+        add(args, "--replicas", count.getKey() + "=" + count.getValue());
+      }
+    } else {
+      // Sidecar 0.1.0's arguments, for a job pinned to earlier render defaults: every other
+      // replica by name.
+      for (ReplicaPod r : plan.replicas()) {
+        if (!r.equals(self)) {
+          add(args, "--replica", r.lower() + ":" + r.name());
+        }
+      }
     }
-    for (Map.Entry<String, Integer> count : counts.entrySet()) {
-      add(args, "--replicas", count.getKey() + "=" + count.getValue());
-    }
-    Container c =
-        SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
+    Container c = SidecarContainer.base(plan.options(), Naming.SIDECAR, args);
     c.setRestartPolicy("Always");
     c.setVolumeMounts(ReplicaPodTemplates.sidecarMounts());
     return c;

@@ -1,6 +1,7 @@
 package dev.jobc.tf;
 
 import dev.jobc.k8s.GangPlan;
+import dev.jobc.options.OptionTable;
 import dev.jobc.replica.ReplicaGangPlanner;
 import dev.jobc.replica.ReplicaGangPlanner.PodCount;
 import dev.jobc.replica.ReplicaJobSets;
@@ -50,6 +51,7 @@ public final class TfGangPlanner {
                 return sidecars;
               }));
     }
-    return ReplicaGangPlanner.minResources(types, minMember);
+    return ReplicaGangPlanner.minResources(
+        job.options().get(OptionTable.RENDER_DEFAULTS), types, minMember);
   }
 }

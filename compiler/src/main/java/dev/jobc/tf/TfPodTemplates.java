@@ -52,7 +52,7 @@ final class TfPodTemplates {
     PodSpec spec = template.getSpec();
     spec.setRestartPolicy(
         ReplicaPodTemplates.restartPolicy(plan.restartPolicy(replica.type()), inJob));
-    ReplicaPodTemplates.hostname(spec, replica.name());
+    ReplicaPodTemplates.hostname(spec, replica.name(), plan.options());
     if (replica.tfConfig() != null) {
       for (Container c : spec.getContainers()) {
         if (TfJob.CONTAINER.equals(c.getName())) {

@@ -2,7 +2,6 @@ package dev.jobc.tf;
 
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.SidecarContainer;
-import dev.jobc.options.OptionTable;
 import dev.jobc.replica.ReplicaPodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
@@ -48,8 +47,7 @@ final class TfSidecar {
         add(args, "--replica", r.type().specName() + ":" + r.name());
       }
     }
-    Container c =
-        SidecarContainer.base(plan.options().get(OptionTable.SIDECAR_IMAGE), Naming.SIDECAR, args);
+    Container c = SidecarContainer.base(plan.options(), Naming.SIDECAR, args);
     c.setRestartPolicy("Always");
     c.setVolumeMounts(ReplicaPodTemplates.sidecarMounts());
     return c;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
+import dev.jobc.options.RenderDefaults;
 import dev.jobc.options.WorkerKind;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
@@ -87,11 +88,11 @@ class LauncherRunTimeTest {
   /** Heap and memory follow the pods the sidecar watches: the launcher and every worker. */
   @Test
   void theSidecarIsSizedForTheJob() {
-    assertThat(SidecarContainer.heapMiB(3)).isEqualTo(16);
-    assertThat(SidecarContainer.heapMiB(1024)).isEqualTo(16);
-    assertThat(SidecarContainer.heapMiB(1025)).isEqualTo(17);
-    assertThat(SidecarContainer.heapMiB(5001)).isEqualTo(48);
-    assertThat(SidecarContainer.memoryMiB(5001)).isEqualTo(112);
+    assertThat(SidecarContainer.heapMiB(RenderDefaults.CURRENT, 3)).isEqualTo(16);
+    assertThat(SidecarContainer.heapMiB(RenderDefaults.CURRENT, 1024)).isEqualTo(16);
+    assertThat(SidecarContainer.heapMiB(RenderDefaults.CURRENT, 1025)).isEqualTo(17);
+    assertThat(SidecarContainer.heapMiB(RenderDefaults.CURRENT, 5001)).isEqualTo(48);
+    assertThat(SidecarContainer.memoryMiB(RenderDefaults.CURRENT, 5001)).isEqualTo(112);
     Container small = sidecar(launcher(2));
     assertThat(env(small)).contains(" -Xmx16m ");
     assertThat(small.getResources().getLimits().get("memory")).isEqualTo(new Quantity("80Mi"));

@@ -100,6 +100,11 @@ class RendezvousHostTest {
     List<String> failures = new ArrayList<>();
     Set<String> checked = new TreeSet<>();
     for (Path dir : RenderedPods.renderingCases()) {
+      if (dir.getFileName().toString().contains("-render-defaults-")) {
+        // Pinned to earlier render defaults, which named no replica host: they render what those
+        // releases did, rendezvous host included (docs/gitops.md).
+        continue;
+      }
       Findings f = check(RenderedPods.documents(dir), domain(dir));
       f.failures().forEach(m -> failures.add(dir.getFileName() + ": " + m));
       checked.addAll(f.checked());

@@ -98,7 +98,7 @@ class RefusedUpdatesTest {
     assertThat(first.message())
         .isEqualTo(
             "Job team/pi-launcher: spec.template.spec.initContainers[jobc-sidecar].image changes"
-                + " (ghcr.io/jobc-dev/jobc-sidecar:0.1.0 -> registry.example.com/jobc-sidecar:2),"
+                + " (ghcr.io/jobc-dev/jobc-sidecar:0.2.0 -> registry.example.com/jobc-sidecar:2),"
                 + " and the API server refuses to change it in an existing Job; if it exists in a"
                 + " cluster, applying this render fails there"
                 + " (docs/gitops.md#when-a-render-changes-an-existing-job)");
