@@ -194,9 +194,16 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
 
   @Override
   public List<HasMetadata> generate(TrainJobPlan plan) {
+    List<HasMetadata> out = new ArrayList<>();
+    HasMetadata podGroup = TrainJobSetGenerator.podGroup(plan);
+    if (podGroup != null) {
+      out.add(podGroup);
+    }
     HasMetadata hostfile = TrainJobSetGenerator.hostfile(plan);
-    return hostfile == null
-        ? List.of(TrainJobSetGenerator.generate(plan))
-        : List.of(hostfile, TrainJobSetGenerator.generate(plan));
+    if (hostfile != null) {
+      out.add(hostfile);
+    }
+    out.add(TrainJobSetGenerator.generate(plan));
+    return List.copyOf(out);
   }
 }

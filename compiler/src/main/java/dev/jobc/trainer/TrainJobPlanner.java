@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobc.conventions.MpiLabels;
+import dev.jobc.k8s.GangPlan;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.Quantities;
 import dev.jobc.options.OptionTable;
@@ -56,6 +57,7 @@ final class TrainJobPlanner {
       labels.putAll(strings(meta.path("labels")));
       annotations.putAll(strings(meta.path("annotations")));
     }
+    Map<String, String> propagated = new LinkedHashMap<>(annotations);
     // jobc's mark on what it renders (the Trainer's JobSet carries the runtime's labels only).
     labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
     annotations.putAll(Metadata.objectAnnotations(model.options()));
@@ -73,7 +75,28 @@ final class TrainJobPlanner {
               Map.of(MpiLabels.MANAGED_BY, MpiLabels.JOBC),
               Metadata.objectAnnotations(model.options()));
     }
-    return new TrainJobPlan(meta, spec, hostfileMeta, hostfile);
+    // The gang plugins read the propagated annotations, before jobc's own are added.
+    GangPlan gang = TrainJobPodGroup.plan(model, spec, propagated);
+    ObjectMeta groupMeta = null;
+    if (gang != null) {
+      // coscheduling.go and volcano.go Build, without the owner reference.
+      groupMeta =
+          Metadata.of(
+              model.name(),
+              model.namespace(),
+              Map.of(MpiLabels.MANAGED_BY, MpiLabels.JOBC),
+              Metadata.objectAnnotations(model.options()));
+    }
+    JsonNode topology =
+        model.runtime().spec().path("podGroupPolicy").path("volcano").path("networkTopology");
+    return new TrainJobPlan(
+        meta,
+        spec,
+        hostfileMeta,
+        hostfile,
+        groupMeta,
+        gang,
+        topology.isObject() ? topology.deepCopy() : null);
   }
 
   /** The JobSet's spec; also what the validator reads the replicated Jobs from. */

@@ -2,6 +2,7 @@ package dev.jobc.trainer;
 
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.conventions.JobSetNames;
+import dev.jobc.k8s.GangScheduling;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -22,6 +23,30 @@ final class TrainJobSetGenerator {
     jobSet.setMetadata(ObjectTrees.copy(plan.metadata(), ObjectMeta.class));
     jobSet.setAdditionalProperty("spec", plan.spec().deepCopy());
     return jobSet;
+  }
+
+  /**
+   * coscheduling.go and volcano.go Build: the PodGroup of {@link GangScheduling#podGroup}, with
+   * Volcano's networkTopology; null without a podGroupPolicy.
+   */
+  @SuppressWarnings("unchecked")
+  static GenericKubernetesResource podGroup(TrainJobPlan plan) {
+    if (plan.podGroup() == null) {
+      return null;
+    }
+    ObjectMeta meta = plan.podGroupMetadata();
+    GenericKubernetesResource group =
+        GangScheduling.podGroup(
+            plan.podGroup(),
+            meta.getName(),
+            meta.getNamespace(),
+            meta.getLabels(),
+            meta.getAnnotations());
+    if (plan.networkTopology() != null) {
+      Map<String, Object> spec = (Map<String, Object>) group.getAdditionalProperties().get("spec");
+      spec.put("networkTopology", plan.networkTopology().deepCopy());
+    }
+    return group;
   }
 
   /** mpi.go buildHostFileConfigMap: the hostfile under its key {@code hostfile}; null without. */

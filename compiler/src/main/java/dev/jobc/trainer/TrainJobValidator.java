@@ -78,21 +78,7 @@ final class TrainJobValidator {
                     + " either launcher and node"));
       }
     }
-    Set<String> reserved = new TreeSet<>();
-    for (JsonNode env : trainer.path("env")) {
-      if (MPI_RESERVED.contains(env.path("name").asText())) {
-        reserved.add(env.path("name").asText());
-      }
-    }
-    if (!reserved.isEmpty()) {
-      out.add(
-          error(
-              Code.INVALID,
-              FieldPath.of("spec", "trainer", "env"),
-              "Invalid value: must not have reserved envs, invalid envs configured: ["
-                  + String.join(" ", reserved)
-                  + "]"));
-    }
+    reservedEnv(trainer, MPI_RESERVED, out);
     if (model.options().get(OptionTable.SSH_SECRET) == null) {
       out.add(
           error(
@@ -154,13 +140,6 @@ final class TrainJobValidator {
     if (mlPolicy.has("mpi")) {
       validateMpi(model, out);
     }
-    if (model.runtime().spec().has("podGroupPolicy")) {
-      out.add(
-          notRendered(
-              model,
-              "its podGroupPolicy (gang scheduling) is not rendered by jobc yet"
-                  + " (docs/trainjob.md#differences)"));
-    }
     JsonNode trainer = model.trainer();
     JsonNode command = trainer.path("command");
     if (mlPolicy.has("torch")
@@ -174,22 +153,8 @@ final class TrainJobValidator {
               "Unsupported value: the torchtune entrypoint [tune run], whose command the Trainer"
                   + " rewrites (torch/torchtune.go), is not rendered by jobc yet"));
     }
-    Set<String> reserved = new TreeSet<>();
-    for (JsonNode env : trainer.path("env")) {
-      String n = env.path("name").asText();
-      if (mlPolicy.has("torch") && TORCH_RESERVED.contains(n)) {
-        reserved.add(n);
-      }
-    }
-    if (!reserved.isEmpty()) {
-      // torch.go Validate.
-      out.add(
-          error(
-              Code.INVALID,
-              FieldPath.of("spec", "trainer", "env"),
-              "Invalid value: must not have reserved envs, invalid envs configured: ["
-                  + String.join(" ", reserved)
-                  + "]"));
+    if (mlPolicy.has("torch")) {
+      reservedEnv(trainer, TORCH_RESERVED, out); // torch.go Validate
     }
     if (mlPolicy.has("xgboost")) {
       int i = 0;
@@ -455,6 +420,25 @@ final class TrainJobValidator {
             + model.runtime().at()
             + "): "
             + detail);
+  }
+
+  /** torch.go and mpi.go Validate: the plugin's own env names in spec.trainer.env, in one error. */
+  private static void reservedEnv(JsonNode trainer, Set<String> names, List<Finding> out) {
+    Set<String> reserved = new TreeSet<>();
+    for (JsonNode env : trainer.path("env")) {
+      if (names.contains(env.path("name").asText())) {
+        reserved.add(env.path("name").asText());
+      }
+    }
+    if (!reserved.isEmpty()) {
+      out.add(
+          error(
+              Code.INVALID,
+              FieldPath.of("spec", "trainer", "env"),
+              "Invalid value: must not have reserved envs, invalid envs configured: ["
+                  + String.join(" ", reserved)
+                  + "]"));
+    }
   }
 
   private static Finding invalid(FieldPath path, String value, String detail) {
