@@ -10,9 +10,13 @@ import dev.jobc.kind.JobKind;
 import dev.jobc.load.Document;
 import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.JobAnnotations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Kubeflow Trainer v2's TrainJob ({@code trainer.kubeflow.org/v1alpha1}, kubeflow/trainer v2.3.0)
@@ -75,11 +79,18 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
    * NewObjects}).
    */
   @Override
-  public TrainJobModel defaults(TrainJob job, CompileOptions options) {
+  public TrainJobModel defaults(TrainJob job, CompileOptions given) {
     JsonNode root = job.root();
     JsonNode meta = root.path("metadata");
     String name = meta.path("name").asText("");
     String namespace = meta.path("namespace").isTextual() ? meta.path("namespace").asText() : null;
+    // The jobc.dev/* annotations set per-job options, as on every other kind (ssh-secret names the
+    // MPI plugin's SSH keys).
+    JobAnnotations.Applied applied = JobAnnotations.apply(annotations(meta), given);
+    CompileOptions options = applied.options();
+    List<Finding> findings =
+        applied.findingsWithoutScaling(
+            "a TrainJob cannot scale: the plugins' env and hostfile count its pods");
     JsonNode spec =
         root.path("spec").isObject() ? root.path("spec") : JsonNodeFactory.instance.objectNode();
     JsonNode ref = spec.path("runtimeRef");
@@ -94,7 +105,8 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
           spec,
           null,
           new TrainJobModel.Ref(kind, group, refName, List.of()),
-          options);
+          options,
+          findings);
     }
     List<Document> found = new ArrayList<>();
     for (Document d : job.runtimes()) {
@@ -116,7 +128,7 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
     TrainJobModel.Ref resolved =
         new TrainJobModel.Ref(kind, group, refName, found.stream().map(TrainJobKind::at).toList());
     if (found.size() != 1) {
-      return new TrainJobModel(name, namespace, spec, null, resolved, options);
+      return new TrainJobModel(name, namespace, spec, null, resolved, options, findings);
     }
     Document d = found.get(0);
     JsonNode runtimeSpec =
@@ -124,7 +136,23 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
             ? d.root().path("spec")
             : JsonNodeFactory.instance.objectNode();
     return new TrainJobModel(
-        name, namespace, spec, new Runtime(kind, refName, at(d), runtimeSpec), resolved, options);
+        name,
+        namespace,
+        spec,
+        new Runtime(kind, refName, at(d), runtimeSpec),
+        resolved,
+        options,
+        findings);
+  }
+
+  private static ObjectMeta annotations(JsonNode meta) {
+    ObjectMeta out = new ObjectMeta();
+    Map<String, String> annotations = new LinkedHashMap<>();
+    for (var e : meta.path("annotations").properties()) {
+      annotations.put(e.getKey(), e.getValue().asText());
+    }
+    out.setAnnotations(annotations);
+    return out;
   }
 
   private static String at(Document d) {
@@ -166,6 +194,16 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
 
   @Override
   public List<HasMetadata> generate(TrainJobPlan plan) {
-    return List.of(TrainJobSetGenerator.generate(plan));
+    List<HasMetadata> out = new ArrayList<>();
+    HasMetadata podGroup = TrainJobSetGenerator.podGroup(plan);
+    if (podGroup != null) {
+      out.add(podGroup);
+    }
+    HasMetadata hostfile = TrainJobSetGenerator.hostfile(plan);
+    if (hostfile != null) {
+      out.add(hostfile);
+    }
+    out.add(TrainJobSetGenerator.generate(plan));
+    return List.copyOf(out);
   }
 }

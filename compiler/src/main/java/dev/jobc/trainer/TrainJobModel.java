@@ -1,6 +1,7 @@
 package dev.jobc.trainer;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.jobc.diag.Finding;
 import dev.jobc.options.CompileOptions;
 import java.util.List;
 
@@ -12,7 +13,8 @@ import java.util.List;
  * @param spec the TrainJob's {@code spec} (an empty object when it has none)
  * @param runtime the runtime {@code runtimeRef} names, or null when it resolved to none
  * @param ref what {@code runtimeRef} names, with defaults, and every runtime of that name found
- * @param options the effective options
+ * @param options the effective options, the {@code jobc.dev/*} annotations applied
+ * @param findings what those annotations got wrong
  */
 public record TrainJobModel(
     String name,
@@ -20,7 +22,12 @@ public record TrainJobModel(
     JsonNode spec,
     Runtime runtime,
     Ref ref,
-    CompileOptions options) {
+    CompileOptions options,
+    List<Finding> findings) {
+
+  public TrainJobModel {
+    findings = List.copyOf(findings);
+  }
 
   /**
    * A resolved {@code runtimeRef}.

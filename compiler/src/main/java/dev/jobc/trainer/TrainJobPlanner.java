@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobc.conventions.MpiLabels;
+import dev.jobc.k8s.GangPlan;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.Quantities;
+import dev.jobc.options.OptionTable;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -27,6 +29,11 @@ final class TrainJobPlanner {
   static final String ANCESTOR = "trainer.kubeflow.org/trainjob-ancestor-step";
   static final String TRAINER = "trainer";
   static final String NODE = "node";
+  static final String LAUNCHER = "launcher";
+
+  /** {@code constants.MPIHostfileConfigMapSuffix}. */
+  static final String HOSTFILE_SUFFIX = "-mpi-hostfile";
+
   static final String DATASET_INITIALIZER = "dataset-initializer";
   static final String MODEL_INITIALIZER = "model-initializer";
 
@@ -50,12 +57,46 @@ final class TrainJobPlanner {
       labels.putAll(strings(meta.path("labels")));
       annotations.putAll(strings(meta.path("annotations")));
     }
+    Map<String, String> propagated = new LinkedHashMap<>(annotations);
     // jobc's mark on what it renders (the Trainer's JobSet carries the runtime's labels only).
     labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
     annotations.putAll(Metadata.objectAnnotations(model.options()));
     ObjectMeta meta = Metadata.of(model.name(), model.namespace(), labels, Map.of());
     Metadata.annotate(meta, annotations);
-    return new TrainJobPlan(meta, spec(model));
+    ObjectNode spec = spec(model);
+    String hostfile = hostfile(model, spec);
+    ObjectMeta hostfileMeta = null;
+    if (hostfile != null) {
+      // mpi.go buildHostFileConfigMap, without the owner reference (no TrainJob object to own it).
+      hostfileMeta =
+          Metadata.of(
+              model.name() + HOSTFILE_SUFFIX,
+              model.namespace(),
+              Map.of(MpiLabels.MANAGED_BY, MpiLabels.JOBC),
+              Metadata.objectAnnotations(model.options()));
+    }
+    // The gang plugins read the propagated annotations, before jobc's own are added.
+    GangPlan gang = TrainJobPodGroup.plan(model, spec, propagated);
+    ObjectMeta groupMeta = null;
+    if (gang != null) {
+      // coscheduling.go and volcano.go Build, without the owner reference.
+      groupMeta =
+          Metadata.of(
+              model.name(),
+              model.namespace(),
+              Map.of(MpiLabels.MANAGED_BY, MpiLabels.JOBC),
+              Metadata.objectAnnotations(model.options()));
+    }
+    JsonNode topology =
+        model.runtime().spec().path("podGroupPolicy").path("volcano").path("networkTopology");
+    return new TrainJobPlan(
+        meta,
+        spec,
+        hostfileMeta,
+        hostfile,
+        groupMeta,
+        gang,
+        topology.isObject() ? topology.deepCopy() : null);
   }
 
   /** The JobSet's spec; also what the validator reads the replicated Jobs from. */
@@ -169,6 +210,20 @@ final class TrainJobPlanner {
         }
       }
     }
+    JsonNode mpi = mlPolicy.path("mpi");
+    boolean launcherAsNode = mpi.path("runLauncherAsNode").asBoolean(false);
+    int slots = 1;
+    if (mlPolicy.has("mpi")) {
+      // mpi.go EnforceMLPolicy: the TrainJob's numNodes counts the launcher too when it runs as a
+      // node.
+      ObjectNode node = byName(jobs, NODE);
+      if (node != null && trainer.has("numNodes")) {
+        int n = trainer.get("numNodes").asInt();
+        counts[jobs.indexOf(node)] = launcherAsNode ? Math.max(n - 1, 1) : n;
+      }
+      slots = mpiSlots(model, spec);
+      mpiVolumes(model, jobs, slots);
+    }
     // jobset.go SyncParallelCount: every Job runs its pod count at once.
     for (int i = 0; i < jobs.size(); i++) {
       ObjectNode jobSpec = jobSpec(jobs.get(i));
@@ -195,6 +250,151 @@ final class TrainJobPlanner {
     // builder.go Suspend: the TrainJob's suspend, false by the CRD's default.
     spec.put("suspend", model.spec().path("suspend").asBoolean(false));
     return spec;
+  }
+
+  /** {@code constants.MPIHostfileDir}, {@code MPIHostfileName}. */
+  static final String HOSTFILE_DIR = "/etc/mpi";
+
+  static final String HOSTFILE = "hostfile";
+
+  /**
+   * mpi.go EnforceMLPolicy: the slots per node, the TrainJob's numProcPerNode, else the runtime's
+   * (1 by the CRD's default), which a node with more than one GPU replaces by its GPU count.
+   */
+  static int mpiSlots(TrainJobModel model, ObjectNode spec) {
+    JsonNode trainer = model.trainer();
+    if (trainer.has("numProcPerNode")) {
+      return trainer.get("numProcPerNode").asInt();
+    }
+    int slots = model.mlPolicy().path("mpi").path("numProcPerNode").asInt(1);
+    if (slots == 1) {
+      int gpus = gpus(resourcesPerNode(model, spec));
+      if (gpus > 1) {
+        return gpus;
+      }
+    }
+    return slots;
+  }
+
+  /**
+   * mpi.go EnforceMLPolicy: the SSH keys into the launcher and node pods at sshAuthMountPath, with
+   * upstream's file names and modes, from the Secret the user names ({@code jobc.dev/ssh-secret}:
+   * upstream generates {@code <trainjob>-mpi-ssh-auth} with a fresh private key instead); the
+   * hostfile and the OpenMPI env into the launcher's node container.
+   */
+  private static void mpiVolumes(TrainJobModel model, List<ObjectNode> jobs, int slots) {
+    JsonNode mpi = model.mlPolicy().path("mpi");
+    String mountPath = mpi.path("sshAuthMountPath").asText("/root/.ssh");
+    String secret = model.options().get(OptionTable.SSH_SECRET);
+    for (ObjectNode job : jobs) {
+      String name = job.path("name").asText();
+      boolean launcher = LAUNCHER.equals(name);
+      if (!launcher && !NODE.equals(name)) {
+        continue;
+      }
+      ObjectNode podSpec = podSpec(job);
+      ArrayNode volumes = array(podSpec, "volumes");
+      ObjectNode ssh = NODES.objectNode().put("name", "mpi-ssh-auth");
+      ObjectNode source = ssh.putObject("secret");
+      source.put("secretName", secret);
+      ArrayNode items = source.putArray("items");
+      items.addObject().put("key", "ssh-privatekey").put("path", "id_rsa").put("mode", 0640);
+      items.addObject().put("key", "ssh-publickey").put("path", "id_rsa.pub").put("mode", 0644);
+      items
+          .addObject()
+          .put("key", "ssh-publickey")
+          .put("path", "authorized_keys")
+          .put("mode", 0644);
+      source.put("defaultMode", 0400);
+      upsert(volumes, ssh, "name");
+      if (launcher) {
+        ObjectNode hostfile = NODES.objectNode().put("name", "mpi-hostfile");
+        ObjectNode cm = hostfile.putObject("configMap");
+        cm.put("name", model.name() + HOSTFILE_SUFFIX);
+        cm.putArray("items")
+            .addObject()
+            .put("key", HOSTFILE)
+            .put("path", HOSTFILE)
+            .put("mode", 0444);
+        upsert(volumes, hostfile, "name");
+      }
+      ObjectNode c = container(job, "containers", NODE);
+      if (c == null) {
+        continue;
+      }
+      ArrayNode mounts = array(c, "volumeMounts");
+      upsert(
+          mounts,
+          NODES.objectNode().put("name", "mpi-ssh-auth").put("mountPath", mountPath),
+          "mountPath");
+      if (launcher) {
+        upsert(
+            mounts,
+            NODES.objectNode().put("name", "mpi-hostfile").put("mountPath", HOSTFILE_DIR),
+            "mountPath");
+        // constants.OpenMPIEnv*: the only implementation v2.3.0 has.
+        upsertEnv(
+            c,
+            List.of(
+                env("OMPI_MCA_orte_default_hostfile", HOSTFILE_DIR + "/" + HOSTFILE),
+                env("OMPI_MCA_orte_keep_fqdn_hostnames", "true"),
+                env("OMPI_MCA_orte_set_default_slots", Integer.toString(slots)),
+                env("OMPI_MCA_plm_rsh_args", "-o ConnectionAttempts=10")));
+      }
+    }
+  }
+
+  /**
+   * mpi.go buildHostFileConfigMap: one line per pod of the node Job (and of the launcher when it
+   * runs as a node), named as jobset.go IdentifyPodNetwork names endpoints; null without MPI.
+   */
+  static String hostfile(TrainJobModel model, ObjectNode spec) {
+    if (!model.mlPolicy().has("mpi")) {
+      return null;
+    }
+    boolean launcherAsNode =
+        model.mlPolicy().path("mpi").path("runLauncherAsNode").asBoolean(false);
+    String subdomain = spec.path("network").path("subdomain").asText(model.name());
+    int slots = mpiSlots(model, spec);
+    StringBuilder out = new StringBuilder();
+    for (ObjectNode job : replicatedJobs(spec)) {
+      String name = job.path("name").asText();
+      if (!NODE.equals(name) && !(launcherAsNode && LAUNCHER.equals(name))) {
+        continue;
+      }
+      int pods = job.path("template").path("spec").path("parallelism").asInt(1);
+      for (int r = 0; r < job.path("replicas").asInt(1); r++) {
+        for (int p = 0; p < pods; p++) {
+          out.append(model.name()).append('-').append(name).append('-').append(r).append('-');
+          out.append(p).append('.').append(subdomain).append(" slots=").append(slots).append('\n');
+        }
+      }
+    }
+    return out.toString();
+  }
+
+  private static ObjectNode podSpec(ObjectNode job) {
+    ObjectNode template = object(jobSpec(job), "template");
+    return object(template, "spec");
+  }
+
+  private static ObjectNode object(ObjectNode parent, String field) {
+    return parent.path(field).isObject() ? (ObjectNode) parent.get(field) : parent.putObject(field);
+  }
+
+  private static ArrayNode array(ObjectNode parent, String field) {
+    return parent.path(field).isArray() ? (ArrayNode) parent.get(field) : parent.putArray(field);
+  }
+
+  /** apply.go upsert: replaced in place when {@code key} matches, else appended. */
+  private static void upsert(ArrayNode list, ObjectNode item, String key) {
+    for (int i = 0; i < list.size(); i++) {
+      if (list.get(i).path(key).equals(item.path(key))) {
+        list.set(i, item);
+        return;
+      }
+    }
+    list.add(item);
   }
 
   /** trainingruntime.go mergeRuntimePatches: each patch in order, the Jobs' order kept. */
@@ -258,8 +458,15 @@ final class TrainJobPlanner {
   /** builder.go Trainer: image, command and args of the trainer's node container; its env. */
   private static void trainerOverrides(TrainJobModel model, List<ObjectNode> jobs) {
     JsonNode trainer = model.trainer();
+    boolean launcherAsNode =
+        model.mlPolicy().path("mpi").path("runLauncherAsNode").asBoolean(false);
     for (ObjectNode job : jobs) {
       if (!TRAINER.equals(ancestor(job))) {
+        // builder.go Trainer: the env goes to the node Job too when the launcher runs as a node.
+        ObjectNode c = container(job, "containers", NODE);
+        if (launcherAsNode && NODE.equals(job.path("name").asText()) && c != null) {
+          upsertEnv(c, trainer.path("env"));
+        }
         continue;
       }
       job.put("replicas", 1);
@@ -424,23 +631,9 @@ final class TrainJobPlanner {
     if (envs.isEmpty()) {
       return;
     }
-    ArrayNode list =
-        container.path("env").isArray()
-            ? (ArrayNode) container.get("env")
-            : container.putArray("env");
+    ArrayNode list = array(container, "env");
     for (ObjectNode e : envs) {
-      int at = -1;
-      for (int i = 0; i < list.size(); i++) {
-        if (list.get(i).path("name").equals(e.path("name"))) {
-          at = i;
-          break;
-        }
-      }
-      if (at >= 0) {
-        list.set(at, e);
-      } else {
-        list.add(e);
-      }
+      upsert(list, e, "name");
     }
   }
 

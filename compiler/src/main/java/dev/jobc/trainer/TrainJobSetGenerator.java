@@ -2,8 +2,11 @@ package dev.jobc.trainer;
 
 import dev.jobc.bind.ObjectTrees;
 import dev.jobc.conventions.JobSetNames;
+import dev.jobc.k8s.GangScheduling;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.Map;
 
 /**
  * The JobSet, as {@code pkg/runtime/framework/plugins/jobset/jobset.go Build} applies it, without
@@ -20,5 +23,40 @@ final class TrainJobSetGenerator {
     jobSet.setMetadata(ObjectTrees.copy(plan.metadata(), ObjectMeta.class));
     jobSet.setAdditionalProperty("spec", plan.spec().deepCopy());
     return jobSet;
+  }
+
+  /**
+   * coscheduling.go and volcano.go Build: the PodGroup of {@link GangScheduling#podGroup}, with
+   * Volcano's networkTopology; null without a podGroupPolicy.
+   */
+  @SuppressWarnings("unchecked")
+  static GenericKubernetesResource podGroup(TrainJobPlan plan) {
+    if (plan.podGroup() == null) {
+      return null;
+    }
+    ObjectMeta meta = plan.podGroupMetadata();
+    GenericKubernetesResource group =
+        GangScheduling.podGroup(
+            plan.podGroup(),
+            meta.getName(),
+            meta.getNamespace(),
+            meta.getLabels(),
+            meta.getAnnotations());
+    if (plan.networkTopology() != null) {
+      Map<String, Object> spec = (Map<String, Object>) group.getAdditionalProperties().get("spec");
+      spec.put("networkTopology", plan.networkTopology().deepCopy());
+    }
+    return group;
+  }
+
+  /** mpi.go buildHostFileConfigMap: the hostfile under its key {@code hostfile}; null without. */
+  static ConfigMap hostfile(TrainJobPlan plan) {
+    if (plan.hostfile() == null) {
+      return null;
+    }
+    ConfigMap map = new ConfigMap();
+    map.setMetadata(ObjectTrees.copy(plan.hostfileMetadata(), ObjectMeta.class));
+    map.setData(Map.of(TrainJobPlanner.HOSTFILE, plan.hostfile()));
+    return map;
   }
 }

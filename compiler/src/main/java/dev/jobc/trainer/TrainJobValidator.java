@@ -9,6 +9,8 @@ import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.jobset.JobSetRules;
+import dev.jobc.options.JobAnnotations;
+import dev.jobc.options.OptionTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -43,8 +45,55 @@ final class TrainJobValidator {
 
   private TrainJobValidator() {}
 
+  /** constants.MPIReservedEnvNames. */
+  private static final Set<String> MPI_RESERVED =
+      Set.of(
+          "OMPI_MCA_orte_default_hostfile",
+          "OMPI_MCA_plm_rsh_args",
+          "OMPI_MCA_orte_keep_fqdn_hostnames",
+          "OMPI_MCA_orte_set_default_slots");
+
+  /**
+   * mpi.go Validate, and the SSH keys: upstream's plugin generates a Secret with a fresh private
+   * key at run time; jobc puts no key in Git and mounts the keys of a Secret the user names.
+   */
+  private static void validateMpi(TrainJobModel model, List<Finding> out) {
+    JsonNode trainer = model.trainer();
+    JsonNode mpi = model.mlPolicy().path("mpi");
+    if (trainer.path("numNodes").asInt(1) >= 2 && mpi.path("runLauncherAsNode").asBoolean(false)) {
+      boolean launcher = false;
+      boolean node = false;
+      for (ObjectNode job : TrainJobPlanner.replicatedJobs(TrainJobPlanner.spec(model))) {
+        launcher |= TrainJobPlanner.LAUNCHER.equals(job.path("name").asText());
+        node |= TrainJobPlanner.NODE.equals(job.path("name").asText());
+      }
+      if (!launcher || !node) {
+        out.add(
+            error(
+                Code.INVALID,
+                FieldPath.of("spec", "trainer", "numNodes"),
+                "Invalid value: "
+                    + trainer.get("numNodes").asText()
+                    + ": must have 1 when MPI trainingRuntime with enabled runLauncherAsNode does not have"
+                    + " either launcher and node"));
+      }
+    }
+    reservedEnv(trainer, MPI_RESERVED, out);
+    if (model.options().get(OptionTable.SSH_SECRET) == null) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              FieldPath.of("metadata", "annotations").key(JobAnnotations.SSH_SECRET),
+              "Required value: the runtime's mlPolicy.mpi mounts SSH keys, which the Trainer"
+                  + " generates into a Secret at run time and jobc never puts in Git: name an"
+                  + " existing Secret (type kubernetes.io/ssh-auth, keys ssh-privatekey and"
+                  + " ssh-publickey) with the annotation jobc.dev/ssh-secret or --ssh-secret NAME,"
+                  + " created with Sealed Secrets or External Secrets (docs/trainjob.md#mpi)"));
+    }
+  }
+
   static List<Finding> validate(TrainJobModel model) {
-    List<Finding> out = new ArrayList<>();
+    List<Finding> out = new ArrayList<>(model.findings());
     String name = model.name();
     // trainjob_types.go: the CRD's XValidation rules on metadata.name.
     if (!RFC_1035.matcher(name).matches()) {
@@ -82,22 +131,14 @@ final class TrainJobValidator {
       out.add(runtimeError(model, "Only one of the policy can be configured"));
       return out;
     }
-    for (String p : List.of("mpi", "flux")) {
-      if (mlPolicy.has(p)) {
-        out.add(
-            notRendered(
-                model,
-                "its mlPolicy."
-                    + p
-                    + " is not rendered by jobc yet (docs/trainjob.md#differences)"));
-      }
-    }
-    if (model.runtime().spec().has("podGroupPolicy")) {
+    if (mlPolicy.has("flux")) {
       out.add(
           notRendered(
               model,
-              "its podGroupPolicy (gang scheduling) is not rendered by jobc yet"
-                  + " (docs/trainjob.md#differences)"));
+              "its mlPolicy.flux is not rendered by jobc yet (docs/trainjob.md#differences)"));
+    }
+    if (mlPolicy.has("mpi")) {
+      validateMpi(model, out);
     }
     JsonNode trainer = model.trainer();
     JsonNode command = trainer.path("command");
@@ -112,22 +153,8 @@ final class TrainJobValidator {
               "Unsupported value: the torchtune entrypoint [tune run], whose command the Trainer"
                   + " rewrites (torch/torchtune.go), is not rendered by jobc yet"));
     }
-    Set<String> reserved = new TreeSet<>();
-    for (JsonNode env : trainer.path("env")) {
-      String n = env.path("name").asText();
-      if (mlPolicy.has("torch") && TORCH_RESERVED.contains(n)) {
-        reserved.add(n);
-      }
-    }
-    if (!reserved.isEmpty()) {
-      // torch.go Validate.
-      out.add(
-          error(
-              Code.INVALID,
-              FieldPath.of("spec", "trainer", "env"),
-              "Invalid value: must not have reserved envs, invalid envs configured: ["
-                  + String.join(" ", reserved)
-                  + "]"));
+    if (mlPolicy.has("torch")) {
+      reservedEnv(trainer, TORCH_RESERVED, out); // torch.go Validate
     }
     if (mlPolicy.has("xgboost")) {
       int i = 0;
@@ -393,6 +420,25 @@ final class TrainJobValidator {
             + model.runtime().at()
             + "): "
             + detail);
+  }
+
+  /** torch.go and mpi.go Validate: the plugin's own env names in spec.trainer.env, in one error. */
+  private static void reservedEnv(JsonNode trainer, Set<String> names, List<Finding> out) {
+    Set<String> reserved = new TreeSet<>();
+    for (JsonNode env : trainer.path("env")) {
+      if (names.contains(env.path("name").asText())) {
+        reserved.add(env.path("name").asText());
+      }
+    }
+    if (!reserved.isEmpty()) {
+      out.add(
+          error(
+              Code.INVALID,
+              FieldPath.of("spec", "trainer", "env"),
+              "Invalid value: must not have reserved envs, invalid envs configured: ["
+                  + String.join(" ", reserved)
+                  + "]"));
+    }
   }
 
   private static Finding invalid(FieldPath path, String value, String detail) {
