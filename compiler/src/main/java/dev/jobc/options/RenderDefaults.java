@@ -28,7 +28,7 @@ public enum RenderDefaults implements Option.Spelled {
   /**
    * This release's (default): sidecar 0.2.0, the family's sidecar gets each type's count ({@code
    * --replicas TYPE=N}), replica pods name their host and subdomain, the launcher's sidecar its
-   * pod's grace period ({@code --termination-grace-period}).
+   * pod's grace period ({@code --termination-grace-period}), its JVM compiles late.
    */
   CURRENT("current", "ghcr.io/jobc-dev/jobc-sidecar:0.2.0", 16, 8, 64, true);
 
@@ -114,6 +114,14 @@ public enum RenderDefaults implements Option.Spelled {
    * 0.1.0 does not take.
    */
   public boolean launcherGracePeriod() {
+    return sidecarV2;
+  }
+
+  /**
+   * Whether the sidecar's JVM compiles late ({@code -XX:CompileThresholdScaling=50}): the TLS and
+   * HTTP start-up code of sidecar 0.2.0's client then stays interpreted (bench/README.md).
+   */
+  public boolean lateCompilation() {
     return sidecarV2;
   }
 

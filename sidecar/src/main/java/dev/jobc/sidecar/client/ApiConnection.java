@@ -85,9 +85,13 @@ public final class ApiConnection {
               StreamReadConstraints.builder().maxStringLength(MAX_BODY).build())
           .build();
 
-  /** Threads of the JDK client: daemons, so that an open watch never keeps the process alive. */
+  /**
+   * The JDK client's one thread for its callbacks (a daemon, so that an open watch never keeps the
+   * process alive): none of them blocks (an answer's buffers go to a queue its reader polls), so
+   * one is enough, and a cached pool's extra threads cost stacks and arenas (issue 34's footprint).
+   */
   private static final Executor THREADS =
-      Executors.newCachedThreadPool(
+      Executors.newSingleThreadExecutor(
           r -> {
             Thread t = new Thread(r, "jobc-api");
             t.setDaemon(true);
