@@ -295,6 +295,20 @@ class ApiProtocolTest {
   }
 
   /**
+   * A 503's {@code Retry-After} is waited out too: client-go's rest/request.go ({@code checkWait})
+   * honours it on a 429 and on every 5xx.
+   */
+  @Test
+  void retryAfterOfA503IsHonoured() throws Exception {
+    api = standIn(ApiStandIn.withPodTable());
+    api.unavailable.set(1000);
+    api.retryAfter = 7;
+    Record record = new Record(3);
+    inform(backoffConnection(), record);
+    assertThat(record.await()).allSatisfy(d -> assertThat(d).isEqualTo(Duration.ofSeconds(7)));
+  }
+
+  /**
    * A continue token that expired (410 on a later page) starts the list again from its first page,
    * after a pause.
    */
