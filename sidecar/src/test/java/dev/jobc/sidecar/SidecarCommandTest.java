@@ -189,48 +189,39 @@ class SidecarCommandTest {
     assertThat(alone.watchesAll()).isTrue();
     assertThat(alone.rules().deciders()).containsOnly("j-worker-0");
 
-    assertThat(
-            usageError(
-                new TfJobCommand(new Termination(), () -> null, ENV),
-                "--job",
-                "j",
-                "--self",
-                "Worker:j-worker-3",
-                "--restart-policy",
-                "Worker=Never",
-                "--replicas",
-                "Worker=3"))
+    assertThat(tfUsageError("Worker:j-worker-3"))
         .startsWith("--self j-worker-3 is not one of the replicas --replicas counts");
-    assertThat(
-            usageError(
-                new TfJobCommand(new Termination(), () -> null, ENV),
-                "--job",
-                "j",
-                "--self",
-                "PS:j-worker-0",
-                "--restart-policy",
-                "Worker=Never",
-                "--replicas",
-                "Worker=3"))
+    assertThat(tfUsageError("PS:j-worker-0"))
         .startsWith("--self PS:j-worker-0 is a replica of type Worker");
+  }
+
+  /** TFJob {@code j}'s sidecar arguments for {@code self}, its Workers under {@code Never}. */
+  private static String[] tfArgs(String self, String... more) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of("--job", "j", "--self", self, "--restart-policy", "Worker=Never"));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
+  private static String tfUsageError(String self) {
+    return usageError(
+        new TfJobCommand(new Termination(), () -> null, ENV),
+        tfArgs(self, "--replicas", "Worker=3"));
   }
 
   private static TrainingSidecar.Settings tf(String self, String successPolicy) {
     TfJobCommand tf = new TfJobCommand(new Termination(), () -> null, ENV);
     new CommandLine(tf)
         .parseArgs(
-            "--job",
-            "j",
-            "--self",
-            self,
-            "--restart-policy",
-            "Worker=Never",
-            "--success-policy",
-            successPolicy,
-            "--replicas",
-            "PS=2",
-            "--replicas",
-            "Worker=3");
+            tfArgs(
+                self,
+                "--success-policy",
+                successPolicy,
+                "--replicas",
+                "PS=2",
+                "--replicas",
+                "Worker=3"));
     return tf.settings();
   }
 
