@@ -5,7 +5,9 @@ import dev.jobc.k8s.SidecarContainer;
 import dev.jobc.replica.ReplicaPodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code jobc-sidecar tfjob} native sidecar beside the replica that decides the job (the
@@ -15,7 +17,8 @@ import java.util.List;
  * worker's has) or failure (any replica fails for good, its Job says so), records it as an Event,
  * and then ends the replicas still running, parameter servers above all, which never exit by
  * themselves, without deleting them. Replica types go by the spec's spelling ({@code PS}), as in
- * the operator's messages. It alone mounts an API token.
+ * the operator's messages. It alone mounts an API token. Its arguments have the same size whatever
+ * the replica counts.
  */
 final class TfSidecar {
   static final String COMMAND = "tfjob";
@@ -42,10 +45,14 @@ final class TfSidecar {
     if (plan.job().enableDynamicWorker()) {
       args.add("--dynamic-workers");
     }
+    // The counts, not the other replicas' names: the sidecar names them as the operator does
+    // (TfLabels.replica), so that each pod's arguments do not grow with the job.
+    Map<String, Integer> counts = new LinkedHashMap<>();
     for (TfReplica r : plan.replicas()) {
-      if (!r.equals(self)) {
-        add(args, "--replica", r.type().specName() + ":" + r.name());
-      }
+      counts.merge(r.type().specName(), 1, Integer::sum);
+    }
+    for (Map.Entry<String, Integer> count : counts.entrySet()) {
+      add(args, "--replicas", count.getKey() + "=" + count.getValue());
     }
     Container c = SidecarContainer.base(plan.options(), Naming.SIDECAR, args);
     c.setRestartPolicy("Always");

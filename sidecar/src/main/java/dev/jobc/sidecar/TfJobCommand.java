@@ -2,9 +2,9 @@ package dev.jobc.sidecar;
 
 import dev.jobc.conventions.TfLabels;
 import dev.jobc.sidecar.client.ClusterApi;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -88,10 +88,13 @@ final class TfJobCommand extends SidecarCommand {
   boolean dynamicWorkers;
 
   @Option(
-      names = "--replica",
-      paramLabel = "TYPE:NAME",
-      description = "Every other replica, e.g. PS:mnist-ps-0.")
-  List<String> replicas = new ArrayList<>();
+      names = "--replicas",
+      paramLabel = "TYPE=N",
+      required = true,
+      description =
+          "Each replica type's count, e.g. Worker=4: the replicas are <job>-<type>-<index>,"
+              + " type in lower case, index 0 to N-1.")
+  Map<String, Integer> replicas = new LinkedHashMap<>();
 
   TfJobCommand(Termination termination) {
     super(termination);
@@ -125,15 +128,37 @@ final class TfJobCommand extends SidecarCommand {
     if (backoffLimit != null && backoffLimit < 0) {
       throw usage("--backoff-limit must be at least 0");
     }
+    String selfName = selfName();
+    String selfType = self.substring(0, self.indexOf(':'));
+    // The other replicas follow from the counts, as the operator names them (GenGeneralName), so
+    // that no sidecar's arguments grow with the job.
     Map<String, String> types = new LinkedHashMap<>();
-    String selfName = put(types, "--self", self);
-    for (String r : replicas) {
-      put(types, "--replica", r);
+    int selfIndex = -1;
+    for (Map.Entry<String, Integer> e : replicas.entrySet()) {
+      if (e.getValue() < 0) {
+        throw usage("--replicas " + e.getKey() + " must be at least 0");
+      }
+      for (int i = 0; i < e.getValue(); i++) {
+        String name = TfLabels.replica(job, e.getKey().toLowerCase(Locale.ROOT), i);
+        if (types.put(name, e.getKey()) != null) {
+          throw usage("--replicas: " + name + " is named twice");
+        }
+        if (name.equals(selfName)) {
+          if (!e.getKey().equals(selfType)) {
+            throw usage("--self " + self + " is a replica of type " + e.getKey());
+          }
+          selfIndex = i;
+        }
+      }
+    }
+    if (selfIndex < 0) {
+      throw usage("--self " + selfName + " is not one of the replicas --replicas counts");
     }
     // UpdateJobStatus: with AllWorkers (and no Chief or Master) the job succeeds once every Worker
     // has; otherwise this replica's success is the job's.
     Set<String> deciders = new TreeSet<>();
-    if ("AllWorkers".equals(successPolicy)) {
+    boolean allWorkers = "AllWorkers".equals(successPolicy);
+    if (allWorkers) {
       types.forEach(
           (name, type) -> {
             if (WORKER.equals(type)) {
@@ -142,6 +167,15 @@ final class TfJobCommand extends SidecarCommand {
           });
     }
     deciders.add(selfName);
+    // Worker 0 (or the one deciding replica) watches all the job's pods and Jobs; every other
+    // deciding Worker its own replica's alone, so that the watch events per job grow linearly
+    // with the Workers, not with their square. It decides its own failure as it goes, and at its
+    // end reads the whole job once (TrainingSidecar).
+    boolean watchesAll = !allWorkers || !WORKER.equals(selfType) || selfIndex == 0;
+    Map<String, String> watched =
+        watchesAll
+            ? TfLabels.jobSelector(job)
+            : TfLabels.replicaSelector(job, selfType.toLowerCase(Locale.ROOT), selfIndex);
     boolean pods = "pod".equals(carrier);
     OutcomeRules rules =
         new OutcomeRules(
@@ -161,20 +195,17 @@ final class TfJobCommand extends SidecarCommand {
         selfName,
         mainContainer,
         TfLabels.jobSelector(job),
+        watched,
         pods ? TrainingSidecar.Carrier.POD : TrainingSidecar.Carrier.JOB,
         rules);
   }
 
-  /** Adds {@code TYPE:NAME} to {@code types}; returns the name. */
-  private String put(Map<String, String> types, String option, String value) {
-    int colon = value.indexOf(':');
-    if (colon <= 0 || colon == value.length() - 1) {
-      throw usage(option + " must be TYPE:NAME, not '" + value + "'");
+  /** This replica's name, from {@code --self TYPE:NAME}. */
+  private String selfName() {
+    int colon = self.indexOf(':');
+    if (colon <= 0 || colon == self.length() - 1) {
+      throw usage("--self must be TYPE:NAME, not '" + self + "'");
     }
-    String name = value.substring(colon + 1);
-    if (types.put(name, value.substring(0, colon)) != null) {
-      throw usage(option + ": " + name + " is given twice");
-    }
-    return name;
+    return self.substring(colon + 1);
   }
 }

@@ -3,6 +3,7 @@ package dev.jobc.sidecar;
 import dev.jobc.sidecar.OutcomeRules.Action;
 import dev.jobc.sidecar.OutcomeRules.Verdict;
 import dev.jobc.sidecar.client.ClusterApi;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -42,8 +43,15 @@ final class TrainingSidecar {
       String self,
       String mainContainer,
       Map<String, String> selector,
+      Map<String, String> watched,
       Carrier carrier,
-      OutcomeRules rules) {}
+      OutcomeRules rules) {
+
+    /** Whether the watches follow the whole job, not this replica's own pods and Job alone. */
+    boolean watchesAll() {
+      return watched.equals(selector);
+    }
+  }
 
   static final String STOPPED = "ReplicasStopped";
   static final String STOP_FAILED = "StopFailed";
@@ -58,6 +66,8 @@ final class TrainingSidecar {
   private Runnable observer = () -> {};
   private Map<String, Pod> pods = Map.of();
   private Map<String, Job> jobs = Map.of();
+  private Map<String, Pod> otherPods = Map.of();
+  private Map<String, Job> otherJobs = Map.of();
   private boolean podsListed;
   private boolean jobsListed;
   private Map<String, ReplicaState> states = Map.of();
@@ -80,11 +90,11 @@ final class TrainingSidecar {
 
   /** Runs until a stop is requested (SIGTERM); returns the exit code. */
   int run() throws InterruptedException {
-    PodWatch podWatch = new PodWatch(client, s.namespace(), s.selector(), this::onPods);
+    PodWatch podWatch = new PodWatch(client, s.namespace(), s.watched(), this::onPods);
     JobWatch jobWatch = null;
     try {
       if (s.carrier() == Carrier.JOB) {
-        jobWatch = JobWatch.labelled(client, s.namespace(), s.selector(), this::onJobs);
+        jobWatch = JobWatch.labelled(client, s.namespace(), s.watched(), this::onJobs);
       }
       termination.awaitStop();
       finish();
@@ -98,13 +108,13 @@ final class TrainingSidecar {
   }
 
   synchronized void onPods(Map<String, Pod> now) {
-    pods = now;
+    pods = merged(otherPods, now);
     podsListed = true;
     evaluate();
   }
 
   synchronized void onJobs(Map<String, Job> now) {
-    jobs = now;
+    jobs = merged(otherJobs, now);
     jobsListed = true;
     evaluate();
   }
@@ -143,6 +153,11 @@ final class TrainingSidecar {
 
   /** Records the verdict, then ends what it asks to end; one Event says what was done. */
   private void conclude() {
+    if (!s.watchesAll()) {
+      // Watching its own replica alone, it reads the whole job once to tell what still runs.
+      readWholeJob();
+      states = readStates();
+    }
     if (s.carrier() == Carrier.POD) {
       events.about(
           new ObjectReferenceBuilder()
@@ -200,15 +215,9 @@ final class TrainingSidecar {
     if (verdict.decided()) {
       return;
     }
-    try {
-      pods = byName(client.listPods(s.namespace(), s.selector()));
+    if (readWholeJob()) {
       podsListed = true;
-      if (s.carrier() == Carrier.JOB) {
-        jobs = byName(client.listJobs(s.namespace(), s.selector()));
-        jobsListed = true;
-      }
-    } catch (RuntimeException e) {
-      Log.info("could not read the job's pods and Jobs at exit: " + PodWatch.describe(e));
+      jobsListed = true;
     }
     evaluate();
     long end = System.nanoTime() + SETTLE.toNanos();
@@ -221,6 +230,32 @@ final class TrainingSidecar {
         return;
       }
       wait(Math.max(1, left / 1_000_000));
+    }
+  }
+
+  /**
+   * Reads all the job's pods (and Jobs) once, in case a watch is behind or follows this replica
+   * alone; returns whether it could.
+   */
+  private boolean readWholeJob() {
+    try {
+      Map<String, Pod> podsNow = byName(client.listPods(s.namespace(), s.selector()));
+      Map<String, Job> jobsNow =
+          s.carrier() == Carrier.JOB ? byName(client.listJobs(s.namespace(), s.selector())) : jobs;
+      if (s.watchesAll()) {
+        pods = podsNow;
+        jobs = jobsNow;
+      } else {
+        // Kept beside what the watches deliver, which is this replica's own alone.
+        otherPods = others(podsNow);
+        otherJobs = others(jobsNow);
+        pods = merged(otherPods, pods);
+        jobs = merged(otherJobs, jobs);
+      }
+      return true;
+    } catch (RuntimeException e) {
+      Log.info("could not read the job's pods and Jobs: " + PodWatch.describe(e));
+      return false;
     }
   }
 
@@ -240,8 +275,29 @@ final class TrainingSidecar {
         || JobOutcome.terminated(own, s.mainContainer()) == null;
   }
 
-  private static <T extends io.fabric8.kubernetes.api.model.HasMetadata> Map<String, T> byName(
-      List<T> items) {
+  /** The objects the watches do not follow: those {@link Settings#watched} does not select. */
+  private <T extends HasMetadata> Map<String, T> others(Map<String, T> all) {
+    Map<String, T> out = new TreeMap<>();
+    all.forEach(
+        (name, o) -> {
+          Map<String, String> labels = o.getMetadata().getLabels();
+          if (labels == null || !labels.entrySet().containsAll(s.watched().entrySet())) {
+            out.put(name, o);
+          }
+        });
+    return out;
+  }
+
+  private static <T> Map<String, T> merged(Map<String, T> others, Map<String, T> watched) {
+    if (others.isEmpty()) {
+      return watched;
+    }
+    Map<String, T> out = new TreeMap<>(others);
+    out.putAll(watched);
+    return out;
+  }
+
+  private static <T extends HasMetadata> Map<String, T> byName(List<T> items) {
     Map<String, T> out = new TreeMap<>();
     for (T o : items) {
       out.put(o.getMetadata().getName(), o);

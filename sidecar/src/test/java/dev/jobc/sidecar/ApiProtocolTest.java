@@ -23,6 +23,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The sidecar's client and informer against the stand-in API server as kube-apiserver serves lists
@@ -283,11 +285,15 @@ class ApiProtocolTest {
     assertThat(api.watchRequests.get()).isEqualTo(6);
   }
 
-  /** A 429's {@code Retry-After} is waited out even when the back-off's pause is shorter. */
-  @Test
-  void retryAfterIsHonoured() throws Exception {
+  /**
+   * A 429's or a 503's {@code Retry-After} is waited out even when the back-off's pause is shorter:
+   * client-go's rest/request.go ({@code checkWait}) honours it on a 429 and on every 5xx.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {429, 503})
+  void retryAfterIsHonoured(int code) throws Exception {
     api = standIn(ApiStandIn.withPodTable());
-    api.tooManyRequests.set(1000);
+    (code == 429 ? api.tooManyRequests : api.unavailable).set(1000);
     api.retryAfter = 7;
     Record record = new Record(3);
     inform(backoffConnection(), record);

@@ -74,7 +74,11 @@ final class ApiServerHttp implements AutoCloseable {
 
   private static final String STOREPASS = "stand-in";
 
-  private static volatile Path keyStore;
+  /** The names the HTTPS server's certificate is for: those the stand-in is reached by. */
+  static final String SAN = "DNS:localhost,IP:127.0.0.1";
+
+  /** One key store per set of names, for the test JVM. */
+  private static final Map<String, Path> KEY_STORES = new java.util.HashMap<>();
 
   private final HttpServer server;
   private final ExecutorService threads;
@@ -94,6 +98,13 @@ final class ApiServerHttp implements AutoCloseable {
   final AtomicInteger refusedUpgrades = new AtomicInteger();
 
   ApiServerHttp(Function<RecordedRequest, MockResponse> store, boolean tls) {
+    this(store, tls, SAN);
+  }
+
+  /**
+   * Served over HTTPS when {@code tls}, with a self-signed certificate for the names {@code san}.
+   */
+  ApiServerHttp(Function<RecordedRequest, MockResponse> store, boolean tls, String san) {
     this.store = store;
     threads =
         Executors.newCachedThreadPool(
@@ -106,7 +117,7 @@ final class ApiServerHttp implements AutoCloseable {
       InetSocketAddress loopback = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
       if (tls) {
         HttpsServer https = HttpsServer.create(loopback, 64);
-        https.setHttpsConfigurator(new HttpsConfigurator(serverTls()));
+        https.setHttpsConfigurator(new HttpsConfigurator(serverTls(san)));
         server = https;
       } else {
         server = HttpServer.create(loopback, 64);
@@ -131,9 +142,14 @@ final class ApiServerHttp implements AutoCloseable {
    * The PEM of the self-signed certificate the HTTPS server presents (SAN localhost, 127.0.0.1).
    */
   static String certificatePem() throws IOException {
+    return certificatePem(SAN);
+  }
+
+  /** The PEM of the self-signed certificate for the names {@code san}. */
+  static String certificatePem(String san) throws IOException {
     try {
       KeyStore ks = KeyStore.getInstance("PKCS12");
-      try (InputStream in = Files.newInputStream(keyStore())) {
+      try (InputStream in = Files.newInputStream(keyStore(san))) {
         ks.load(in, STOREPASS.toCharArray());
       }
       return "-----BEGIN CERTIFICATE-----\n"
@@ -145,10 +161,10 @@ final class ApiServerHttp implements AutoCloseable {
     }
   }
 
-  private static SSLContext serverTls() throws IOException {
+  private static SSLContext serverTls(String san) throws IOException {
     try {
       KeyStore ks = KeyStore.getInstance("PKCS12");
-      try (InputStream in = Files.newInputStream(keyStore())) {
+      try (InputStream in = Files.newInputStream(keyStore(san))) {
         ks.load(in, STOREPASS.toCharArray());
       }
       KeyManagerFactory kmf =
@@ -162,8 +178,9 @@ final class ApiServerHttp implements AutoCloseable {
     }
   }
 
-  /** One key pair for the test JVM, made by the JDK's keytool. */
-  private static synchronized Path keyStore() throws IOException {
+  /** One key pair for the test JVM and the names {@code san}, made by the JDK's keytool. */
+  private static synchronized Path keyStore(String san) throws IOException {
+    Path keyStore = KEY_STORES.get(san);
     if (keyStore == null) {
       Path dir = Files.createTempDirectory("api-stand-in-tls");
       Path store = dir.resolve("server.p12");
@@ -180,7 +197,7 @@ final class ApiServerHttp implements AutoCloseable {
               "-dname",
               "CN=localhost",
               "-ext",
-              "SAN=DNS:localhost,IP:127.0.0.1",
+              "SAN=" + san,
               "-validity",
               "2",
               "-storetype",
@@ -204,6 +221,7 @@ final class ApiServerHttp implements AutoCloseable {
       store.toFile().deleteOnExit();
       dir.toFile().deleteOnExit();
       keyStore = store;
+      KEY_STORES.put(san, store);
     }
     return keyStore;
   }

@@ -80,8 +80,18 @@ final class ApiStandIn implements AutoCloseable {
   /** The next this many requests of the sidecar are answered 429 with {@link #retryAfter}. */
   final AtomicInteger tooManyRequests = new AtomicInteger();
 
-  /** The {@code Retry-After} of a 429, in seconds. */
+  /**
+   * The next this many requests of the sidecar are answered 503 with {@link #retryAfter}, as a
+   * server or proxy that is briefly unavailable may (client-go rest/request.go, {@code checkWait},
+   * waits out a {@code Retry-After} on a 429 and on every 5xx).
+   */
+  final AtomicInteger unavailable = new AtomicInteger();
+
+  /** The {@code Retry-After} of a 429 or a 503, in seconds. */
   volatile int retryAfter = 1;
+
+  /** The bearer token of each request of the sidecar, in order ({@code (none)}: none). */
+  final List<String> tokens = new CopyOnWriteArrayList<>();
 
   /** The next this many list pages asked for with a continue token are answered 410 (expired). */
   final AtomicInteger expireContinue = new AtomicInteger();
@@ -812,6 +822,11 @@ final class ApiStandIn implements AutoCloseable {
         return table ? podTable.answer(request) : crud.dispatch(request);
       }
       String path = request.getPath();
+      String authorization = request.getHeader("Authorization");
+      tokens.add(
+          authorization != null && authorization.startsWith("Bearer ")
+              ? authorization.substring("Bearer ".length())
+              : "(none)");
       boolean watch = path.contains("watch=true");
       if (watch) {
         watchRequests.incrementAndGet();
@@ -823,6 +838,10 @@ final class ApiStandIn implements AutoCloseable {
       if (tooManyRequests.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         // k8s.io/apiserver pkg/server/filters/maxinflight.go, tooManyRequests: 429, Retry-After.
         return status(429, "TooManyRequests", "Too many requests, please try again later.")
+            .setHeader("Retry-After", retryAfter);
+      }
+      if (unavailable.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        return status(503, "ServiceUnavailable", "the API is briefly unavailable (test)")
             .setHeader("Retry-After", retryAfter);
       }
       boolean collection = path.matches("[^?]*/(pods|jobs)(\\?.*)?");

@@ -2,6 +2,7 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.conventions.TfLabels;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -48,7 +49,9 @@ class SidecarCommandTest {
                 "--self",
                 "Chief:mnist-chief-0",
                 "--restart-policy",
-                "Chief=Never"))
+                "Chief=Never",
+                "--replicas",
+                "Chief=1"))
         .startsWith(NO_POD + "\n");
     assertThat(
             usageError(
@@ -77,6 +80,8 @@ class SidecarCommandTest {
             "Chief:m-chief-0",
             "--restart-policy",
             "Chief=Never",
+            "--replicas",
+            "Chief=1",
             "--namespace",
             "opt-ns");
     assertThat(tf.settings().namespace()).isEqualTo("opt-ns");
@@ -158,6 +163,66 @@ class SidecarCommandTest {
                 "--replicas",
                 "worker=3"))
         .startsWith("--self j-worker-3 is not one of the replicas --replicas counts");
+  }
+
+  /**
+   * TFJob's sidecar is given each type's count too, names the replicas as the operator does, and
+   * with {@code AllWorkers} watches the whole job from Worker 0 alone, every other Worker its own.
+   */
+  @Test
+  void aTfJobsReplicasFollowFromTheCounts() {
+    TrainingSidecar.Settings worker1 = tf("Worker:j-worker-1", "AllWorkers");
+    assertThat(worker1.rules().types())
+        .containsOnly(
+            Map.entry("j-ps-0", "PS"),
+            Map.entry("j-ps-1", "PS"),
+            Map.entry("j-worker-0", "Worker"),
+            Map.entry("j-worker-1", "Worker"),
+            Map.entry("j-worker-2", "Worker"));
+    assertThat(worker1.rules().deciders()).containsOnly("j-worker-0", "j-worker-1", "j-worker-2");
+    assertThat(worker1.watchesAll()).isFalse();
+    assertThat(worker1.watched())
+        .containsEntry(TfLabels.REPLICA_TYPE, "worker")
+        .containsEntry(TfLabels.REPLICA_INDEX, "1");
+    assertThat(tf("Worker:j-worker-0", "AllWorkers").watchesAll()).isTrue();
+    TrainingSidecar.Settings alone = tf("Worker:j-worker-0", "");
+    assertThat(alone.watchesAll()).isTrue();
+    assertThat(alone.rules().deciders()).containsOnly("j-worker-0");
+
+    assertThat(tfUsageError("Worker:j-worker-3"))
+        .startsWith("--self j-worker-3 is not one of the replicas --replicas counts");
+    assertThat(tfUsageError("PS:j-worker-0"))
+        .startsWith("--self PS:j-worker-0 is a replica of type Worker");
+  }
+
+  /** TFJob {@code j}'s sidecar arguments for {@code self}, its Workers under {@code Never}. */
+  private static String[] tfArgs(String self, String... more) {
+    List<String> args =
+        new java.util.ArrayList<>(
+            List.of("--job", "j", "--self", self, "--restart-policy", "Worker=Never"));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
+  }
+
+  private static String tfUsageError(String self) {
+    return usageError(
+        new TfJobCommand(new Termination(), () -> null, ENV),
+        tfArgs(self, "--replicas", "Worker=3"));
+  }
+
+  private static TrainingSidecar.Settings tf(String self, String successPolicy) {
+    TfJobCommand tf = new TfJobCommand(new Termination(), () -> null, ENV);
+    new CommandLine(tf)
+        .parseArgs(
+            tfArgs(
+                self,
+                "--success-policy",
+                successPolicy,
+                "--replicas",
+                "PS=2",
+                "--replicas",
+                "Worker=3"));
+    return tf.settings();
   }
 
   /** The launcher pod's grace period reaches the sidecar from its arguments, before any read. */

@@ -509,35 +509,95 @@ class TfJobSidecarTest {
 
   /**
    * With {@code AllWorkers} every Worker decides, and the last to succeed completes the job; bare
-   * Pods are ended (their {@code activeDeadlineSeconds} lowered), never deleted.
+   * Pods are ended (their {@code activeDeadlineSeconds} lowered), never deleted. Worker 0 watches
+   * the whole job and decides as it goes.
    */
   @Test
   void withAllWorkersTheLastWorkerCompletesAndThePodsAreEndedNotDeleted() {
     run(
-        "  successPolicy: AllWorkers\n  runPolicy: {cleanPodPolicy: All}\n  tfReplicaSpecs:\n"
-            + "    Worker:\n      replicas: 2\n"
-            + TF
-            + "    PS:\n"
-            + TF,
-        "dist-worker-1",
+        allWorkers(2),
+        "dist-worker-0",
         CompileOptions.defaults().with(OptionTable.WORKERS, WorkerKind.PODS));
-    exited("dist-worker-1", 0);
-    seen("dist-worker-1");
-    assertThat(verdict()).as("worker 0 still runs").isEqualTo(Verdict.Kind.UNDECIDED);
+    exited("dist-worker-0", 0);
+    seen("dist-worker-0");
+    assertThat(verdict()).as("worker 1 still runs").isEqualTo(Verdict.Kind.UNDECIDED);
 
-    ended("dist-worker-0", 0);
+    ended("dist-worker-1", 0);
 
     Event succeeded = event("TFJobSucceeded");
     assertThat(succeeded.getInvolvedObject().getKind()).isEqualTo("Pod");
-    assertThat(succeeded.getInvolvedObject().getName()).isEqualTo("dist-worker-1");
+    assertThat(succeeded.getInvolvedObject().getName()).isEqualTo("dist-worker-0");
     assertThat(event(TrainingSidecar.STOPPED).getMessage())
         .isEqualTo("cleanPodPolicy All: ended dist-ps-0");
     assertThat(pod("dist-ps-0").getSpec().getActiveDeadlineSeconds()).isEqualTo(1L);
     assertThat(pod("dist-ps-0").getMetadata().getAnnotations())
-        .containsEntry(ReplicaStates.STOPPED_BY, "dist-worker-1");
+        .containsEntry(ReplicaStates.STOPPED_BY, "dist-worker-0");
     assertThat(names(api.admin.pods().inNamespace(ApiStandIn.NS).list().getItems()))
         .as("nothing deleted")
         .containsExactly("dist-ps-0", "dist-worker-0", "dist-worker-1");
+  }
+
+  private static String allWorkers(int workers) {
+    return "  successPolicy: AllWorkers\n  runPolicy: {cleanPodPolicy: All}\n  tfReplicaSpecs:\n"
+        + "    Worker:\n      replicas: "
+        + workers
+        + "\n"
+        + TF
+        + "    PS:\n"
+        + TF;
+  }
+
+  /**
+   * With {@code AllWorkers} a Worker other than Worker 0 watches its own pod alone (N Workers each
+   * watching all N pods put N² events on the API server), so it sees no other replica while it
+   * runs; when it is the last to succeed, its end (SIGTERM) reads the whole job once and completes
+   * it.
+   */
+  @Test
+  void withAllWorkersALaterWorkerWatchesItsOwnPodAndCompletesTheJobAtItsEnd() {
+    run(
+        allWorkers(3),
+        "dist-worker-2",
+        CompileOptions.defaults().with(OptionTable.WORKERS, WorkerKind.PODS));
+    assertThat(api.podLists())
+        .as("it lists its own replica's pods alone")
+        .allMatch(p -> p.contains("replica-index=2"));
+    ended("dist-worker-0", 0);
+    ended("dist-worker-1", 0);
+    restarted("dist-worker-2", 0);
+    seen("dist-worker-2");
+    assertThat(sidecar.seenVersion("dist-worker-0")).as("worker 0 is not watched").isNull();
+    assertThat(verdict()).isEqualTo(Verdict.Kind.UNDECIDED);
+
+    exited("dist-worker-2", 0);
+    seen("dist-worker-2");
+    assertThat(verdict()).as("it has not seen the other Workers").isEqualTo(Verdict.Kind.UNDECIDED);
+    termination.requestStop();
+
+    assertThat(event("TFJobSucceeded").getInvolvedObject().getName()).isEqualTo("dist-worker-2");
+    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+        .isEqualTo("cleanPodPolicy All: ended dist-ps-0");
+  }
+
+  /**
+   * A later Worker's own failure fails the job at once; it then reads the whole job once to end
+   * what still runs, the finished Workers kept as they are.
+   */
+  @Test
+  void withAllWorkersALaterWorkersFailureFailsTheJobAndEndsTheRest() {
+    run(
+        allWorkers(3),
+        "dist-worker-1",
+        CompileOptions.defaults().with(OptionTable.WORKERS, WorkerKind.PODS));
+    ended("dist-worker-0", 0);
+
+    ended("dist-worker-1", 1);
+
+    assertThat(event("TFJobFailed").getMessage())
+        .isEqualTo("TFJob team/dist has failed because 1 Worker replica(s) failed.");
+    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+        .isEqualTo("cleanPodPolicy All: ended dist-ps-0, dist-worker-2");
+    assertThat(pod("dist-worker-0").getSpec().getActiveDeadlineSeconds()).isNull();
   }
 
   /** A bare Pod that failed is final (nothing replaces it); the deciding one is ended too. */
