@@ -76,12 +76,12 @@ public final class SidecarContainer {
    * JVM options for a small watcher of up to {@code pods} pods: serial GC, C1 only (the interpreter
    * alone saves about 9 MiB but takes over a second for the first change) and only for methods run
    * 50 times as often as C1's default thresholds ask (over HTTPS the JDK's HTTP and TLS classes are
-   * otherwise compiled at start: about 5 MiB of code, compiler arenas and metadata more), a heap of {@link
-   * #heapMiB} with a 2 MiB young generation (a default one of a third of the heap keeps about 5 MiB
-   * more resident between collections) that gives memory back after a collection, bounded metaspace
-   * and code cache, no perf-data file (the root file system is read-only), and an exit on the first
-   * OutOfMemoryError (kubelet restarts the container; a JVM that goes on after one may have lost a
-   * thread). The resident size they give is measured in bench/README.md.
+   * otherwise compiled at start: about 5 MiB of code, compiler arenas and metadata more), a heap of
+   * {@link #heapMiB} with a 2 MiB young generation (a default one of a third of the heap keeps
+   * about 5 MiB more resident between collections) that gives memory back after a collection,
+   * bounded metaspace and code cache, no perf-data file (the root file system is read-only), and an
+   * exit on the first OutOfMemoryError (kubelet restarts the container; a JVM that goes on after
+   * one may have lost a thread). The resident size they give is measured in bench/README.md.
    */
   public static String javaToolOptions(RenderDefaults defaults, int pods) {
     return "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:CICompilerCount=1"

@@ -2,6 +2,7 @@ package dev.jobc.tf;
 
 import dev.jobc.conventions.Naming;
 import dev.jobc.k8s.SidecarContainer;
+import dev.jobc.options.OptionTable;
 import dev.jobc.replica.ReplicaPodTemplates;
 import io.fabric8.kubernetes.api.model.Container;
 import java.util.ArrayList;
@@ -18,7 +19,7 @@ import java.util.Map;
  * and then ends the replicas still running, parameter servers above all, which never exit by
  * themselves, without deleting them. Replica types go by the spec's spelling ({@code PS}), as in
  * the operator's messages. It alone mounts an API token. Its arguments have the same size whatever
- * the replica counts.
+ * the replica counts (but under render defaults before 2026-11-28).
  */
 final class TfSidecar {
   static final String COMMAND = "tfjob";
@@ -45,14 +46,24 @@ final class TfSidecar {
     if (plan.job().enableDynamicWorker()) {
       args.add("--dynamic-workers");
     }
-    // The counts, not the other replicas' names: the sidecar names them as the operator does
-    // (TfLabels.replica), so that each pod's arguments do not grow with the job.
-    Map<String, Integer> counts = new LinkedHashMap<>();
-    for (TfReplica r : plan.replicas()) {
-      counts.merge(r.type().specName(), 1, Integer::sum);
-    }
-    for (Map.Entry<String, Integer> count : counts.entrySet()) {
-      add(args, "--replicas", count.getKey() + "=" + count.getValue());
+    if (plan.options().get(OptionTable.RENDER_DEFAULTS).replicaCounts()) {
+      // The counts, not the other replicas' names: the sidecar names them as the operator does
+      // (TfLabels.replica), so that each pod's arguments do not grow with the job.
+      Map<String, Integer> counts = new LinkedHashMap<>();
+      for (TfReplica r : plan.replicas()) {
+        counts.merge(r.type().specName(), 1, Integer::sum);
+      }
+      for (Map.Entry<String, Integer> count : counts.entrySet()) {
+        add(args, "--replicas", count.getKey() + "=" + count.getValue());
+      }
+    } else {
+      // Sidecar 0.1.0's arguments, for a job pinned to earlier render defaults: every other
+      // replica by name.
+      for (TfReplica r : plan.replicas()) {
+        if (!r.equals(self)) {
+          add(args, "--replica", r.type().specName() + ":" + r.name());
+        }
+      }
     }
     Container c = SidecarContainer.base(plan.options(), Naming.SIDECAR, args);
     c.setRestartPolicy("Always");
