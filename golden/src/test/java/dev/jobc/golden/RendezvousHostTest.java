@@ -182,8 +182,17 @@ class RendezvousHostTest {
   static Findings check(List<JsonNode> docs, String domain) {
     List<RunPod> pods = new ArrayList<>();
     List<Svc> services = new ArrayList<>();
+    List<Svc> controllers = new ArrayList<>();
     for (JsonNode root : docs) {
-      collect(root, pods, services);
+      collect(root, pods, services, controllers);
+    }
+    // The JobSet controller makes its headless Service only when none of that name exists
+    // (jobset v0.12.0 pkg/controllers/jobset_controller.go createHeadlessSvcIfNecessary).
+    for (Svc svc : controllers) {
+      if (services.stream()
+          .noneMatch(o -> o.name().equals(svc.name()) && o.namespace().equals(svc.namespace()))) {
+        services.add(svc);
+      }
     }
     List<String> failures = new ArrayList<>();
     Set<String> checked = new TreeSet<>();
@@ -210,6 +219,14 @@ class RendezvousHostTest {
                 }
               } else if (TF_CONFIG.equals(name)) {
                 hosts.addAll(tfConfigHosts(value));
+                byFirstLabel = true;
+              }
+              if ("PET_MASTER_ADDR".equals(name) && env.containsKey("PET_NODE_RANK")) {
+                // Static rendezvous (a TrainJob's torch plugin, kubeflow/trainer v2.3.0
+                // plugins/torch/torch.go: <js>-node-0-0.<js>): the store is hosted by node rank 0
+                // (pytorch torch/distributed/elastic/rendezvous/static_tcp_rendezvous.py), not by
+                // a host name match; the name must still reach the pod whose host name it starts
+                // with.
                 byFirstLabel = true;
               }
               for (String h : hosts) {
@@ -268,7 +285,7 @@ class RendezvousHostTest {
    * {@code network.enableDNSHostnames}, under the JobSet's subdomain ({@code jobset v0.12.0
    * pkg/controllers/jobset_controller.go constructJob, labelAndAnnotateObject}).
    */
-  static void collect(JsonNode root, List<RunPod> pods, List<Svc> services) {
+  static void collect(JsonNode root, List<RunPod> pods, List<Svc> services, List<Svc> controllers) {
     String kind = root.path("kind").asText();
     String name = root.path("metadata").path("name").asText();
     String ns = root.path("metadata").path("namespace").asText("default");
@@ -302,10 +319,16 @@ class RendezvousHostTest {
       }
       case "JobSet" -> {
         JsonNode network = spec.path("network");
+        // Unset, enableDNSHostnames is true (jobset v0.12.0 pkg/webhooks/jobset_webhook.go
+        // Default), and the controller serves the subdomain with a headless Service selecting the
+        // JobSet's pods.
         String subdomain =
-            network.path("enableDNSHostnames").asBoolean(false)
+            network.path("enableDNSHostnames").asBoolean(true)
                 ? text(network, "subdomain", name)
                 : null;
+        if (subdomain != null) {
+          controllers.add(new Svc(subdomain, ns, Map.of("jobset.sigs.k8s.io/jobset-name", name)));
+        }
         for (JsonNode rj : spec.path("replicatedJobs")) {
           String rjName = rj.path("name").asText();
           for (int j = 0; j < rj.path("replicas").asInt(1); j++) {
@@ -346,7 +369,10 @@ class RendezvousHostTest {
     labels.putAll(extraLabels);
     String subdomain = forcedSubdomain != null ? forcedSubdomain : text(spec, "subdomain", null);
     int parallelism = jobSpec.path("parallelism").asInt(1);
-    if ("Indexed".equals(jobSpec.path("completionMode").asText())) {
+    // A JobSet's child Job is Indexed unless its template says otherwise (jobset v0.12.0
+    // jobset_webhook.go Default); a plain Job is NonIndexed unless it says Indexed.
+    String mode = jobSpec.path("completionMode").asText(carrier.equals("JobSet") ? "Indexed" : "");
+    if ("Indexed".equals(mode)) {
       for (int i = 0; i < jobSpec.path("completions").asInt(parallelism); i++) {
         pods.add(
             new RunPod(
