@@ -200,9 +200,13 @@ class ImageIT {
   @Test
   void docsNameTheReleasedImages() throws IOException {
     String images = Files.readString(ROOT.resolve("docs/images.md"));
-    for (String name : List.of("jobc", "jobc-krm", "jobc-sidecar")) {
+    for (String name : List.of("jobc", "jobc-krm")) {
       assertThat(images).contains("| `ghcr.io/jobc-dev/" + name + ":" + release(VERSION) + "` |");
     }
+    // The sidecar is tagged with its own version, which moves only when the sidecar changes.
+    String sidecar = System.getProperty("jobc.sidecar.version");
+    assertThat(sidecar).as("system property jobc.sidecar.version (run through Maven)").isNotNull();
+    assertThat(images).contains("| `ghcr.io/jobc-dev/jobc-sidecar:" + sidecar + "` |");
   }
 
   /** What both images share: the launcher, the class path, the user and the directories. */
