@@ -49,7 +49,10 @@ class BigAnswerProcessTest {
                   "10s")
               .redirectError(err.toFile())
               .redirectOutput(ProcessBuilder.Redirect.DISCARD);
-      pb.environment().put("JAVA_TOOL_OPTIONS", SidecarContainer.JAVA_TOOL_OPTIONS);
+      pb.environment()
+          .put(
+              "JAVA_TOOL_OPTIONS",
+              SidecarContainer.javaToolOptions(dev.jobc.options.RenderDefaults.CURRENT, 1));
       pb.environment().put("KUBERNETES_MASTER", api.url());
       pb.environment().put("KUBERNETES_AUTH_TOKEN", "stand-in");
       Process p = pb.start();
