@@ -256,4 +256,25 @@ class ReplicaOutcomeTest {
             Set.of());
     assertThat(rules.selfType()).isEqualTo("ps-worker");
   }
+
+  private static Rules rulesOf(String self, String deciding) {
+    return new Rules(
+        "my-job", self, "main", Map.of(), 0, deciding, false, false, Map.of(), Set.of());
+  }
+
+  @Test
+  void theOwnIndexIsWhatFollowsTheType() {
+    assertThat(rulesOf("my-job-worker-12", "worker").selfIndex()).isEqualTo(12);
+    assertThat(rulesOf("my-job-worker-0", "worker").selfIndex()).isZero();
+    assertThat(rulesOf("my-job-worker-x", "worker").selfIndex()).isEqualTo(-1);
+  }
+
+  /** Replica 0 of the deciding type alone watches the whole job; the others their own pods. */
+  @Test
+  void onlyReplicaZeroOfTheDecidingTypeWatchesAll() {
+    assertThat(rulesOf("my-job-worker-0", "worker").watchesAll()).isTrue();
+    assertThat(rulesOf("my-job-worker-1", "worker").watchesAll()).isFalse();
+    assertThat(rulesOf("my-job-master-0", "worker").watchesAll()).isFalse();
+    assertThat(rulesOf("my-job-master-0", "master").watchesAll()).isTrue();
+  }
 }
