@@ -38,7 +38,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -308,17 +307,11 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /**
-   * The sidecar's own HTTP client (the JDK's) on JDK 17, the image's runtime. On newer JDKs the JDK
-   * client's WebSocket handshake with this Vert.x-based mock never completes (the mock does not
-   * even log the request), so there the tests use fabric8's Vert.x client; the sidecar's logic is
-   * the same either way.
+   * The tests' own client: fabric8's over the JDK's HTTP client, straight to the mock (the
+   * sidecar's requests go through {@link ApiServerHttp} instead).
    */
   private KubernetesClient client(String userAgent) {
-    KubernetesClientBuilder b = new KubernetesClientBuilder().withConfig(config(userAgent));
-    if (Runtime.version().feature() > 17) {
-      b.withHttpClientFactory(new io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory());
-    }
-    return b.build();
+    return new KubernetesClientBuilder().withConfig(config(userAgent)).build();
   }
 
   /** Whether the stand-in serves HTTPS. */
@@ -1049,13 +1042,13 @@ final class ApiStandIn implements AutoCloseable {
       Eventually.changed();
       // The mock's listener waits here for its send executor, whose sends wait for the event
       // loop this runs on; wait elsewhere.
-      CompletableFuture.runAsync(() -> inner.onClosed(ws, code, reason));
+      OwnThread.run(() -> inner.onClosed(ws, code, reason));
     }
 
     @Override
     public void onFailure(WebSocket ws, Throwable error, Response response) {
       Eventually.changed();
-      CompletableFuture.runAsync(() -> inner.onFailure(ws, error, response));
+      OwnThread.run(() -> inner.onFailure(ws, error, response));
     }
   }
 }

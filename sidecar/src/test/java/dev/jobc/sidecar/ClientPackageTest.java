@@ -5,6 +5,9 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,6 +40,23 @@ class ClientPackageTest {
         .dependOnClassesThat()
         .haveFullyQualifiedName("java.net.Socket")
         .check(SIDECAR);
+  }
+
+  /**
+   * The JDK's client completes every {@code sendAsync} on the common fork-join pool ({@link
+   * OwnThread} says why): no sidecar code, and no test that runs one, may park a thread of that
+   * pool, so nothing is started there.
+   */
+  @Test
+  void nothingRunsOnTheCommonPoolTheClientCompletesOn() {
+    noClasses()
+        .should()
+        .callMethod(CompletableFuture.class, "supplyAsync", Supplier.class)
+        .orShould()
+        .callMethod(CompletableFuture.class, "runAsync", Runnable.class)
+        .orShould()
+        .callMethod(ForkJoinPool.class, "commonPool")
+        .check(new ClassFileImporter().importPackages(SidecarApiCalls.PACKAGE));
   }
 
   @Test

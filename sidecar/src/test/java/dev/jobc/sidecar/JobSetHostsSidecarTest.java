@@ -100,7 +100,7 @@ class JobSetHostsSidecarTest {
             () -> api.sidecarClient("hosts"),
             Map.of("POD_NAMESPACE", ApiStandIn.NS, "POD_NAME", LAUNCHER_POD));
     String[] argv = args.subList(1, args.size()).toArray(String[]::new);
-    running = CompletableFuture.supplyAsync(() -> new CommandLine(command).execute(argv));
+    running = OwnThread.supply(() -> new CommandLine(command).execute(argv));
   }
 
   /** The launcher replicated Job's {@code jobc-sidecar} init container. */

@@ -170,7 +170,7 @@ class LauncherSidecarTest {
     LauncherSidecar sidecar =
         new LauncherSidecar(client, settings, termination).notReadyAfter(notReadyAfter);
     running =
-        CompletableFuture.supplyAsync(
+        OwnThread.supply(
             () -> {
               try {
                 return sidecar.run();

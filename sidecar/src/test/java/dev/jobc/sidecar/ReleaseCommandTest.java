@@ -69,7 +69,7 @@ class ReleaseCommandTest {
     List<String> args = release.getArgs().subList(1, release.getArgs().size());
     int events = api.dryRuns.size();
     CompletableFuture<Integer> code =
-        CompletableFuture.supplyAsync(() -> cli.execute(args.toArray(String[]::new)));
+        OwnThread.supply(() -> cli.execute(args.toArray(String[]::new)));
     // The warm-up's dry-run Event is its last request before it waits for the stop.
     Eventually.until(
         "warmed up",

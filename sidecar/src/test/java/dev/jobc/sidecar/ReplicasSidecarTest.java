@@ -176,7 +176,7 @@ class ReplicasSidecarTest {
                 Set.of()));
     sidecar = new ReplicasSidecar(client, settings, termination).observed(Eventually::changed);
     running =
-        CompletableFuture.supplyAsync(
+        OwnThread.supply(
             () -> {
               try {
                 return sidecar.run();

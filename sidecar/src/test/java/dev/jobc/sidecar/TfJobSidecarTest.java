@@ -121,7 +121,7 @@ class TfJobSidecarTest {
         new TrainingSidecar(client, command.settings(), termination).observed(Eventually::changed);
     sidecar = s;
     runs.add(
-        CompletableFuture.supplyAsync(
+        OwnThread.supply(
             () -> {
               try {
                 return s.run();

@@ -129,7 +129,7 @@ class WaitCommandTest {
    */
   private CompletableFuture<Integer> watching(String... args) {
     int watches = api.openWatches();
-    CompletableFuture<Integer> code = CompletableFuture.supplyAsync(() -> run(args));
+    CompletableFuture<Integer> code = OwnThread.supply(() -> run(args));
     Eventually.until("watching", () -> api.openWatches() > watches || code.isDone());
     assertThat(code).as("still waiting once it watches").isNotDone();
     return code;
@@ -241,7 +241,7 @@ class WaitCommandTest {
   void anEmptyPartfileWithoutAPartitionerAndThenServesUntilStopped() throws Exception {
     api.create(ApiStandIn.worker("np", 0, true, "10.5.0.0"));
     CompletableFuture<Integer> code =
-        CompletableFuture.supplyAsync(
+        OwnThread.supply(
             () ->
                 run(
                     "--pod",

@@ -72,7 +72,7 @@ class WorkerScalerTest {
             Map.of("POD_NAMESPACE", ApiStandIn.NS, "POD_NAME", "pi-scaler-x2f9k"));
     CommandLine cli = new CommandLine(command);
     int watches = api.openWatches();
-    running = CompletableFuture.supplyAsync(() -> cli.execute(args.toArray(String[]::new)));
+    running = OwnThread.supply(() -> cli.execute(args.toArray(String[]::new)));
     Eventually.until("following", () -> api.openWatches() > watches || running.isDone());
     assertThat(running).as("following the Job").isNotDone();
   }
