@@ -355,14 +355,19 @@ public final class ManifestCompiler {
         (doc, names) -> {
           List<FieldPath> fields = FluxSubstitution.fields(doc.root());
           if (fields.isEmpty()) {
-            // no golden case: a defect guard; no generator builds "${" from pieces of the input
-            // (TemplatesTest holds the scripts to that), so some field always holds it.
+            // The "${" is not the input's: jobc's own scripts avoid it (TemplatesTest), but the
+            // Trainer's Flux Framework scripts, which a Flux TrainJob's ConfigMap carries unchanged
+            // (kubeflow/trainer plugins/flux/templates), are shell full of ${...}.
             warnings.add(
                 locate(
                     doc,
                     Finding.warning(
                         FieldPath.root(),
-                        String.join(", ", names) + " contain \"${\"; " + jobRemedy)));
+                        String.join(", ", names)
+                            + (names.size() == 1 ? " contains" : " contain")
+                            + " \"${\" that no field of the input holds; "
+                            + flux
+                            + "render with --disable-flux-substitution")));
           }
           for (FieldPath field : fields) {
             warnings.add(locate(doc, Finding.warning(field, "contains \"${\"; " + jobRemedy)));

@@ -2,6 +2,7 @@ package dev.jobc.trainer;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
@@ -10,6 +11,7 @@ import dev.jobc.kind.JobKind;
 import dev.jobc.load.Document;
 import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
+import dev.jobc.options.Dns;
 import dev.jobc.options.JobAnnotations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
@@ -34,6 +36,15 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
   static final String MULTIKUEUE = "kueue.x-k8s.io/multikueue";
 
   static final FieldPath RUNTIME_REF = FieldPath.of("spec", "runtimeRef");
+
+  /**
+   * jobc's annotation naming the Secret with the Flux plugin's CURVE certificate, which upstream
+   * derives from the TrainJob's UID at run time (docs/trainjob.md#flux-framework).
+   */
+  static final String FLUX_CURVE_SECRET = JobAnnotations.PREFIX + "flux-curve-secret";
+
+  static final FieldPath FLUX_CURVE_SECRET_PATH =
+      FieldPath.of("metadata", "annotations").key(FLUX_CURVE_SECRET);
 
   private final List<Source> defaults = DefaultRuntimes.sources();
 
@@ -85,12 +96,25 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
     String name = meta.path("name").asText("");
     String namespace = meta.path("namespace").isTextual() ? meta.path("namespace").asText() : null;
     // The jobc.dev/* annotations set per-job options, as on every other kind (ssh-secret names the
-    // MPI plugin's SSH keys).
-    JobAnnotations.Applied applied = JobAnnotations.apply(annotations(meta), given);
+    // MPI plugin's SSH keys); flux-curve-secret is a TrainJob's own, unknown to every other kind.
+    ObjectMeta jobAnnotations = annotations(meta);
+    String fluxCurveSecret = jobAnnotations.getAnnotations().remove(FLUX_CURVE_SECRET);
+    JobAnnotations.Applied applied = JobAnnotations.apply(jobAnnotations, given);
     CompileOptions options = applied.options();
     List<Finding> findings =
-        applied.findingsWithoutScaling(
-            "a TrainJob cannot scale: the plugins' env and hostfile count its pods");
+        new ArrayList<>(
+            applied.findingsWithoutScaling(
+                "a TrainJob cannot scale: the plugins' env and hostfile count its pods"));
+    if (fluxCurveSecret != null && !Dns.dns1123Subdomain(fluxCurveSecret).isEmpty()) {
+      findings.add(
+          Finding.error(
+              Code.INVALID,
+              FLUX_CURVE_SECRET_PATH,
+              "Invalid value: "
+                  + Quoting.quote(fluxCurveSecret)
+                  + ": "
+                  + String.join("; ", Dns.dns1123Subdomain(fluxCurveSecret))));
+    }
     JsonNode spec =
         root.path("spec").isObject() ? root.path("spec") : JsonNodeFactory.instance.objectNode();
     JsonNode ref = spec.path("runtimeRef");
@@ -106,6 +130,7 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
           null,
           new TrainJobModel.Ref(kind, group, refName, List.of()),
           options,
+          fluxCurveSecret,
           findings);
     }
     List<Document> found = new ArrayList<>();
@@ -128,7 +153,8 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
     TrainJobModel.Ref resolved =
         new TrainJobModel.Ref(kind, group, refName, found.stream().map(TrainJobKind::at).toList());
     if (found.size() != 1) {
-      return new TrainJobModel(name, namespace, spec, null, resolved, options, findings);
+      return new TrainJobModel(
+          name, namespace, spec, null, resolved, options, fluxCurveSecret, findings);
     }
     Document d = found.get(0);
     JsonNode runtimeSpec =
@@ -142,6 +168,7 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
         new Runtime(kind, refName, at(d), runtimeSpec),
         resolved,
         options,
+        fluxCurveSecret,
         findings);
   }
 
@@ -202,6 +229,10 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
     HasMetadata hostfile = TrainJobSetGenerator.hostfile(plan);
     if (hostfile != null) {
       out.add(hostfile);
+    }
+    HasMetadata fluxScripts = TrainJobSetGenerator.fluxScripts(plan);
+    if (fluxScripts != null) {
+      out.add(fluxScripts);
     }
     out.add(TrainJobSetGenerator.generate(plan));
     return List.copyOf(out);

@@ -14,6 +14,7 @@ import java.util.List;
  * @param runtime the runtime {@code runtimeRef} names, or null when it resolved to none
  * @param ref what {@code runtimeRef} names, with defaults, and every runtime of that name found
  * @param options the effective options, the {@code jobc.dev/*} annotations applied
+ * @param fluxCurveSecret the Secret {@code jobc.dev/flux-curve-secret} names, or null
  * @param findings what those annotations got wrong
  */
 public record TrainJobModel(
@@ -23,6 +24,7 @@ public record TrainJobModel(
     Runtime runtime,
     Ref ref,
     CompileOptions options,
+    String fluxCurveSecret,
     List<Finding> findings) {
 
   public TrainJobModel {

@@ -96,17 +96,50 @@ final class TrainJobPlanner {
         hostfile,
         groupMeta,
         gang,
-        topology.isObject() ? topology.deepCopy() : null);
+        topology.isObject() ? topology.deepCopy() : null,
+        fluxScripts(model));
+  }
+
+  /**
+   * flux.go Build's ConfigMap {@code <trainjob>-flux-entrypoint}, without the owner reference (no
+   * TrainJob object to own it); null without a Flux policy.
+   */
+  private static TrainJobPlan.ConfigMapPlan fluxScripts(TrainJobModel model) {
+    if (!model.mlPolicy().has("flux")) {
+      return null;
+    }
+    JsonNode trainer = model.trainer();
+    Map<String, String> settings = fluxSettings(model);
+    // The validator requires numNodes (upstream's plugin dereferences it): the pod count here
+    // keeps a refused job from failing.
+    int nodes = trainer.path("numNodes").asInt(model.mlPolicy().path("numNodes").asInt(1));
+    int tasks =
+        trainer.has("numProcPerNode")
+            ? trainer.get("numProcPerNode").asInt()
+            : model.mlPolicy().path("flux").path("numProcPerNode").asInt(1);
+    int gpus = gpus(resourcesPerNode(model, template(model)));
+    Map<String, String> data = new LinkedHashMap<>();
+    data.put(
+        FluxFramework.ENTRYPOINT_KEY,
+        FluxFramework.entrypointScript(model.name(), nodes, tasks, gpus));
+    data.put(
+        FluxFramework.INIT_KEY,
+        FluxFramework.initScript(model.name(), model.namespace(), nodes, settings));
+    return new TrainJobPlan.ConfigMapPlan(
+        Metadata.of(
+            model.name() + FluxFramework.ENTRYPOINT_SUFFIX,
+            model.namespace(),
+            Map.of(MpiLabels.MANAGED_BY, MpiLabels.JOBC),
+            Metadata.objectAnnotations(model.options())),
+        data);
   }
 
   /** The JobSet's spec; also what the validator reads the replicated Jobs from. */
   static ObjectNode spec(TrainJobModel model) {
-    JsonNode template = model.runtime().spec().path("template");
-    ObjectNode spec =
-        template.path("spec").isObject()
-            ? ((ObjectNode) template.path("spec")).deepCopy()
-            : NODES.objectNode();
-    mergeRuntimePatches(model, spec);
+    ObjectNode spec = template(model);
+    // The runtime's Jobs as newRuntimeInfo reads them, before any plugin: what torchtune's
+    // overrides and Flux's settings and original command come from.
+    List<ObjectNode> runtimeJobs = replicatedJobs(template(model));
     JsonNode mlPolicy = model.mlPolicy();
     JsonNode trainer = model.trainer();
     List<ObjectNode> jobs = replicatedJobs(spec);
@@ -156,6 +189,11 @@ final class TrainJobPlanner {
         trainerIndex >= 0 && !trainer.isMissingNode()
             ? container(jobs.get(trainerIndex), "containers", NODE)
             : null;
+    boolean torchtune = torch && TorchTune.isEntrypoint(trainer.path("command"));
+    // What replaces the trainer's command and args (builder.go Trainer): the TrainJob's, unless
+    // a plugin rewrote them in the TrainJob first.
+    JsonNode command = trainer.path("command");
+    JsonNode args = trainer.path("args");
     if (trainerContainer != null) {
       int numNodes = counts[trainerIndex];
       String master = model.name() + "-" + NODE + "-0-0." + model.name();
@@ -167,7 +205,20 @@ final class TrainJobPlanner {
         upsertEnv(trainerContainer, trainer.path("env"));
         List<ObjectNode> pet = torchEnv(model, numNodes);
         upsertEnv(trainerContainer, pet);
-        upsertEnv(trainerContainer, masterEnv(master));
+        if (torchtune) {
+          // torchtune rendezvous through its command line instead of the master env.
+          command =
+              TorchTune.command(
+                  model.name(),
+                  numNodes,
+                  torchProcs(model),
+                  gpus(resourcesPerNode(model, template(model))),
+                  model.spec().path("runtimeRef").path("name").asText(""),
+                  trainer.path("args"),
+                  runtimeJobs);
+        } else {
+          upsertEnv(trainerContainer, masterEnv(master));
+        }
         upsertPort(trainerContainer);
       }
       if (jax) {
@@ -210,6 +261,22 @@ final class TrainJobPlanner {
         }
       }
     }
+    if (mlPolicy.has("flux") && !trainer.isMissingNode()) {
+      // flux.go EnforceMLPolicy: the original command wrapped by the entrypoint, the args
+      // dropped (the runtime's stay), the installer and its volumes on the node Job.
+      ObjectNode runtimeTrainer = trainerContainer(runtimeJobs);
+      command =
+          FluxFramework.command(
+              FluxFramework.originalCommand(
+                  runtimeTrainer == null ? NODES.missingNode() : runtimeTrainer.path("command"),
+                  trainer));
+      args = NODES.missingNode();
+      FluxFramework.apply(
+          jobs,
+          model.name(),
+          fluxSettings(model).get(FluxFramework.VIEW_IMAGE),
+          model.fluxCurveSecret());
+    }
     JsonNode mpi = mlPolicy.path("mpi");
     boolean launcherAsNode = mpi.path("runLauncherAsNode").asBoolean(false);
     int slots = 1;
@@ -232,7 +299,7 @@ final class TrainJobPlanner {
     }
     initializer(model, jobs, DATASET_INITIALIZER, "dataset");
     initializer(model, jobs, MODEL_INITIALIZER, "model");
-    trainerOverrides(model, jobs);
+    trainerOverrides(model, jobs, command, args);
     for (ObjectNode job : jobs) {
       if (!job.has("replicas")) {
         job.put("replicas", 1); // the CRD's default (jobset_types.go ReplicatedJob.Replicas)
@@ -373,7 +440,7 @@ final class TrainJobPlanner {
     return out.toString();
   }
 
-  private static ObjectNode podSpec(ObjectNode job) {
+  static ObjectNode podSpec(ObjectNode job) {
     ObjectNode template = object(jobSpec(job), "template");
     return object(template, "spec");
   }
@@ -382,12 +449,12 @@ final class TrainJobPlanner {
     return parent.path(field).isObject() ? (ObjectNode) parent.get(field) : parent.putObject(field);
   }
 
-  private static ArrayNode array(ObjectNode parent, String field) {
+  static ArrayNode array(ObjectNode parent, String field) {
     return parent.path(field).isArray() ? (ArrayNode) parent.get(field) : parent.putArray(field);
   }
 
   /** apply.go upsert: replaced in place when {@code key} matches, else appended. */
-  private static void upsert(ArrayNode list, ObjectNode item, String key) {
+  static void upsert(ArrayNode list, ObjectNode item, String key) {
     for (int i = 0; i < list.size(); i++) {
       if (list.get(i).path(key).equals(item.path(key))) {
         list.set(i, item);
@@ -455,8 +522,12 @@ final class TrainJobPlanner {
     }
   }
 
-  /** builder.go Trainer: image, command and args of the trainer's node container; its env. */
-  private static void trainerOverrides(TrainJobModel model, List<ObjectNode> jobs) {
+  /**
+   * builder.go Trainer: image, command and args of the trainer's node container (the command and
+   * args as the plugins left them in the TrainJob); its env.
+   */
+  private static void trainerOverrides(
+      TrainJobModel model, List<ObjectNode> jobs, JsonNode command, JsonNode args) {
     JsonNode trainer = model.trainer();
     boolean launcherAsNode =
         model.mlPolicy().path("mpi").path("runLauncherAsNode").asBoolean(false);
@@ -474,10 +545,14 @@ final class TrainJobPlanner {
       if (c == null || trainer.isMissingNode()) {
         continue;
       }
-      for (String f : List.of("image", "command", "args")) {
-        if (trainer.has(f) && !trainer.get(f).isNull()) {
-          c.set(f, trainer.get(f).deepCopy());
-        }
+      if (trainer.has("image") && !trainer.get("image").isNull()) {
+        c.set("image", trainer.get("image").deepCopy());
+      }
+      if (!command.isMissingNode() && !command.isNull()) {
+        c.set("command", command.deepCopy());
+      }
+      if (!args.isMissingNode() && !args.isNull()) {
+        c.set("args", args.deepCopy());
       }
       upsertEnv(c, trainer.path("env"));
     }
@@ -485,19 +560,43 @@ final class TrainJobPlanner {
 
   /** torch.go: PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK. */
   private static List<ObjectNode> torchEnv(TrainJobModel model, int numNodes) {
-    JsonNode trainer = model.trainer();
-    String procs;
-    if (trainer.has("numProcPerNode")) {
-      procs = Integer.toString(trainer.get("numProcPerNode").asInt());
-    } else {
-      // torch.go EnforceMLPolicy: "auto", or with no GPU the CPUs per node (at least 1).
-      JsonNode resources = resourcesPerNode(model, spec0(model));
-      procs = gpus(resources) == 0 ? Integer.toString(Math.max(1, cpus(resources))) : "auto";
-    }
     return List.of(
         env("PET_NNODES", Integer.toString(numNodes)),
-        env("PET_NPROC_PER_NODE", procs),
+        env("PET_NPROC_PER_NODE", torchProcs(model).toString()),
         indexEnv("PET_NODE_RANK"));
+  }
+
+  /**
+   * torch.go EnforceMLPolicy's numProcPerNode: the TrainJob's, else "auto", which with no GPU
+   * becomes the CPUs per node (at least 1).
+   */
+  static TorchTune.Procs torchProcs(TrainJobModel model) {
+    JsonNode trainer = model.trainer();
+    if (trainer.has("numProcPerNode")) {
+      return new TorchTune.Procs(false, trainer.get("numProcPerNode").asInt());
+    }
+    JsonNode resources = resourcesPerNode(model, template(model));
+    return gpus(resources) == 0
+        ? new TorchTune.Procs(false, Math.max(1, cpus(resources)))
+        : TorchTune.Procs.AUTO;
+  }
+
+  /** flux.go brokerSettingsFromEnvironment, from the runtime trainer's env and the TrainJob's. */
+  static Map<String, String> fluxSettings(TrainJobModel model) {
+    ObjectNode runtimeTrainer = trainerContainer(replicatedJobs(template(model)));
+    return FluxFramework.settings(
+        runtimeTrainer == null ? NODES.missingNode() : runtimeTrainer.path("env"),
+        model.trainer().path("env"));
+  }
+
+  /** runtime.go FindContainerByPodSetAncestorContainerName: the trainer Job's node container. */
+  private static ObjectNode trainerContainer(List<ObjectNode> jobs) {
+    for (ObjectNode job : jobs) {
+      if (TRAINER.equals(ancestor(job))) {
+        return container(job, "containers", NODE);
+      }
+    }
+    return null;
   }
 
   private static List<ObjectNode> masterEnv(String master) {
@@ -505,8 +604,11 @@ final class TrainJobPlanner {
         env("PET_MASTER_ADDR", master), env("PET_MASTER_PORT", Integer.toString(TRAINER_PORT)));
   }
 
-  /** The runtime's template after the patches and the resource merge, for the resource rules. */
-  private static ObjectNode spec0(TrainJobModel model) {
+  /**
+   * The runtime's template spec with the runtime patches merged, as newRuntimeInfo gives it to the
+   * plugins; a fresh copy.
+   */
+  static ObjectNode template(TrainJobModel model) {
     JsonNode template = model.runtime().spec().path("template").path("spec");
     ObjectNode spec = template.isObject() ? ((ObjectNode) template).deepCopy() : NODES.objectNode();
     mergeRuntimePatches(model, spec);
@@ -517,7 +619,7 @@ final class TrainJobPlanner {
    * runtime.go ExtractResourcePerNodeFromRuntime (the first {@code node} Job's or trainer's node
    * container), replaced by the TrainJob's resourcesPerNode when it has them.
    */
-  private static JsonNode resourcesPerNode(TrainJobModel model, ObjectNode spec) {
+  static JsonNode resourcesPerNode(TrainJobModel model, ObjectNode spec) {
     if (model.trainer().path("resourcesPerNode").isObject()) {
       return model.trainer().get("resourcesPerNode");
     }

@@ -6,6 +6,7 @@ import dev.jobc.k8s.GangScheduling;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -47,6 +48,17 @@ final class TrainJobSetGenerator {
       spec.put("networkTopology", plan.networkTopology().deepCopy());
     }
     return group;
+  }
+
+  /** flux.go Build: the ConfigMap of the entrypoint and init scripts; null without Flux. */
+  static ConfigMap fluxScripts(TrainJobPlan plan) {
+    if (plan.fluxScripts() == null) {
+      return null;
+    }
+    ConfigMap map = new ConfigMap();
+    map.setMetadata(ObjectTrees.copy(plan.fluxScripts().metadata(), ObjectMeta.class));
+    map.setData(new LinkedHashMap<>(plan.fluxScripts().data()));
+    return map;
   }
 
   /** mpi.go buildHostFileConfigMap: the hostfile under its key {@code hostfile}; null without. */

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
 /**
  * What the Trainer's CRD and webhooks (kubeflow/trainer v2.3.0, {@code trainjob_types.go}'s
  * validation rules, {@code pkg/webhooks/trainjob_webhook.go} and the plugins' {@code Validate})
- * refuse about a TrainJob and its runtime, with their wording, and what jobc cannot render.
+ * refuse about a TrainJob and its runtime, with their wording, and what jobc needs to render it.
  */
 final class TrainJobValidator {
   private static final FieldPath NAME = FieldPath.of("metadata", "name");
@@ -92,6 +92,168 @@ final class TrainJobValidator {
     }
   }
 
+  /**
+   * torchtune.go validateTorchTune: a model torchtune supports, one node but for Llama 3.3 70B,
+   * QLoRA only where it fits, no LoRA over several nodes, no immutable config in the args.
+   */
+  private static void validateTorchTune(TrainJobModel model, List<Finding> out) {
+    JsonNode trainer = model.trainer();
+    String runtimeName = model.spec().path("runtimeRef").path("name").asText("");
+    FieldPath runtimeNamePath = TrainJobKind.RUNTIME_REF.child("name");
+    FieldPath numNodesPath = FieldPath.of("spec", "trainer", "numNodes");
+    String tuneModel = TorchTune.model(runtimeName);
+    if (!TorchTune.SUPPORTED_MODELS.contains(tuneModel)) {
+      out.add(
+          invalid(
+              runtimeNamePath,
+              runtimeName,
+              "must have a supported pretrained model, invalid model configured: " + tuneModel));
+    }
+    // The webhook reads the TrainJob alone: numNodes 1 unless it says, numProcPerNode auto.
+    int numNodes = trainer.path("numNodes").asInt(1);
+    if (numNodes > 1 && !tuneModel.equals(TorchTune.LLAMA3_3_70B)) {
+      out.add(
+          error(
+              Code.INVALID,
+              numNodesPath,
+              "Invalid value: " + numNodes + ": must be 1 for " + tuneModel + " model"));
+    }
+    TorchTune.Procs procs =
+        trainer.has("numProcPerNode")
+            ? new TorchTune.Procs(false, trainer.get("numProcPerNode").asInt())
+            : TorchTune.Procs.AUTO;
+    int gpus =
+        TrainJobPlanner.gpus(
+            TrainJobPlanner.resourcesPerNode(model, TrainJobPlanner.template(model)));
+    JsonNode args = trainer.path("args");
+    String config = TorchTune.recipeAndConfig(numNodes, procs, gpus, runtimeName, args).config();
+    if (config.contains(TorchTune.QLORA_SUFFIX)) {
+      if (tuneModel.equals(TorchTune.QWEN2_5_1_5B)) {
+        out.add(
+            invalid(
+                runtimeNamePath,
+                runtimeName,
+                "QLoRA is not supported for " + tuneModel + " model"));
+      }
+      if (!config.contains(TorchTune.QLORA_SINGLE_DEVICE_SUFFIX)
+          && (tuneModel.equals(TorchTune.LLAMA3_2_1B) || tuneModel.equals(TorchTune.LLAMA3_2_3B))) {
+        out.add(
+            error(
+                Code.INVALID,
+                FieldPath.of("spec", "trainer", "numProcPerNode"),
+                "Invalid value: "
+                    + (procs.auto() ? Quoting.quote("auto") : procs.toString())
+                    + ": must be auto or 1 for "
+                    + tuneModel
+                    + " model when using QLoRA"));
+        out.add(
+            error(
+                Code.INVALID,
+                FieldPath.of("spec", "trainer", "resourcesPerNode"),
+                "Invalid value: must have gpu resource with value 1 for "
+                    + tuneModel
+                    + " model when using QLoRA"));
+      }
+    }
+    if (numNodes > 1 && (TorchTune.lora(args) || TorchTune.qlora(args))) {
+      out.add(
+          error(
+              Code.INVALID,
+              numNodesPath,
+              "Invalid value: "
+                  + numNodes
+                  + ": LoRA fine-tuning is not supported for multi-node training in TorchTune"));
+    }
+    int i = 0;
+    for (JsonNode arg : args) {
+      String key = TorchTune.key(arg.asText());
+      if (TorchTune.IMMUTABLE_CONFIGS.contains(key)) {
+        out.add(
+            invalid(
+                FieldPath.of("spec", "trainer", "args").index(i),
+                arg.asText(),
+                "must not set immutable config "
+                    + Quoting.quote(key)
+                    + " in trainer args; it is managed by the runtime"));
+      }
+      i++;
+    }
+  }
+
+  /**
+   * flux.go Validate (at least one process per node; the installer's init container name is the
+   * plugin's), and what jobc needs to render it: the CURVE certificate's Secret, which upstream
+   * derives from the TrainJob's UID; the numNodes the plugin dereferences; the namespace it writes
+   * into the broker configuration; a volume name that fits.
+   */
+  private static void validateFlux(TrainJobModel model, List<Finding> out) {
+    JsonNode trainer = model.trainer();
+    JsonNode procs =
+        trainer.has("numProcPerNode")
+            ? trainer.get("numProcPerNode")
+            : model.mlPolicy().path("flux").path("numProcPerNode");
+    if (procs.isNumber() && procs.asInt() < 1) {
+      out.add(
+          error(
+              Code.INVALID,
+              FieldPath.of("spec", "trainer", "numProcPerNode"),
+              "Invalid value: "
+                  + procs.asInt()
+                  + ": must be greater than or equal to 1 for Flux TrainJob"));
+    }
+    for (ObjectNode job : TrainJobPlanner.replicatedJobs(TrainJobPlanner.template(model))) {
+      if (TrainJobPlanner.NODE.equals(job.path("name").asText())
+          && TrainJobPlanner.container(job, "initContainers", FluxFramework.INSTALLER) != null) {
+        out.add(
+            invalid(
+                FieldPath.of("spec", "trainer", "initContainers"),
+                FluxFramework.INSTALLER,
+                "InitContainer '" + FluxFramework.INSTALLER + "' is reserved"));
+      }
+    }
+    if (!trainer.path("numNodes").isNumber()) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              FieldPath.of("spec", "trainer", "numNodes"),
+              "Required value: the Flux plugin sizes the broker's host list and flux run by it;"
+                  + " without it the Trainer controller fails to build the JobSet"));
+    }
+    if (model.namespace() == null || model.namespace().isEmpty()) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              FieldPath.of("metadata", "namespace"),
+              "Required value: the Flux plugin writes the namespace into the broker configuration"
+                  + " (<host>.<job>.<namespace>.svc.cluster.local); set metadata.namespace"));
+    }
+    String volume = model.name() + FluxFramework.ENTRYPOINT_SUFFIX;
+    if (RFC_1035.matcher(model.name()).matches()
+        && model.name().length() <= 63
+        && volume.length() > 63) {
+      out.add(
+          invalid(
+              NAME,
+              model.name(),
+              "the Flux plugin's volume "
+                  + Quoting.quote(volume)
+                  + " must be no more than 63 characters (a DNS-1123 label): at most "
+                  + (63 - FluxFramework.ENTRYPOINT_SUFFIX.length())
+                  + " characters for the name"));
+    }
+    if (model.fluxCurveSecret() == null) {
+      out.add(
+          error(
+              Code.REQUIRED,
+              TrainJobKind.FLUX_CURVE_SECRET_PATH,
+              "Required value: the runtime's mlPolicy.flux (Flux Framework) mounts a CURVE"
+                  + " certificate, which the Trainer derives into a Secret from the TrainJob's UID at"
+                  + " run time and jobc never puts in Git: name an existing Secret with the key"
+                  + " curve.cert (flux keygen) with the annotation jobc.dev/flux-curve-secret, created"
+                  + " with Sealed Secrets or External Secrets (docs/trainjob.md#flux-framework)"));
+    }
+  }
+
   static List<Finding> validate(TrainJobModel model) {
     List<Finding> out = new ArrayList<>(model.findings());
     String name = model.name();
@@ -132,29 +294,24 @@ final class TrainJobValidator {
       return out;
     }
     if (mlPolicy.has("flux")) {
+      validateFlux(model, out);
+    } else if (model.fluxCurveSecret() != null) {
       out.add(
-          notRendered(
-              model,
-              "its mlPolicy.flux is not rendered by jobc yet (docs/trainjob.md#differences)"));
+          error(
+              Code.FORBIDDEN,
+              TrainJobKind.FLUX_CURVE_SECRET_PATH,
+              "Forbidden: only a TrainJob whose runtime has mlPolicy.flux mounts a CURVE"
+                  + " certificate"));
     }
     if (mlPolicy.has("mpi")) {
       validateMpi(model, out);
     }
     JsonNode trainer = model.trainer();
-    JsonNode command = trainer.path("command");
-    if (mlPolicy.has("torch")
-        && command.size() == 2
-        && command.get(0).asText().equals("tune")
-        && command.get(1).asText().equals("run")) {
-      out.add(
-          error(
-              Code.NOT_SUPPORTED,
-              FieldPath.of("spec", "trainer", "command"),
-              "Unsupported value: the torchtune entrypoint [tune run], whose command the Trainer"
-                  + " rewrites (torch/torchtune.go), is not rendered by jobc yet"));
-    }
     if (mlPolicy.has("torch")) {
       reservedEnv(trainer, TORCH_RESERVED, out); // torch.go Validate
+      if (TorchTune.isEntrypoint(trainer.path("command"))) {
+        validateTorchTune(model, out);
+      }
     }
     if (mlPolicy.has("xgboost")) {
       int i = 0;
@@ -398,21 +555,12 @@ final class TrainJobValidator {
     return out;
   }
 
-  private static Finding runtimeError(TrainJobModel model, String detail) {
-    return aboutRuntime(model, Code.INVALID, "Invalid value: ", detail);
-  }
-
-  private static Finding notRendered(TrainJobModel model, String detail) {
-    return aboutRuntime(model, Code.NOT_SUPPORTED, "Unsupported value: ", detail);
-  }
-
   /** At {@code spec.runtimeRef}, naming the runtime and where it is written. */
-  private static Finding aboutRuntime(
-      TrainJobModel model, Code code, String prefix, String detail) {
+  private static Finding runtimeError(TrainJobModel model, String detail) {
     return error(
-        code,
+        Code.INVALID,
         TrainJobKind.RUNTIME_REF,
-        prefix
+        "Invalid value: "
             + model.runtime().kind()
             + " "
             + Quoting.quote(model.runtime().name())
