@@ -61,6 +61,11 @@ final class FluxFramework {
 
   private FluxFramework() {}
 
+  /** About how many characters the ConfigMap of scripts takes beyond its host names. */
+  static long scriptsChars() {
+    return (long) BROKER.length() + ENTRYPOINT.length() + INIT.length();
+  }
+
   /**
    * flux.go brokerSettingsFromEnvironment: the defaults, then the runtime trainer's {@code node}
    * container env with a value, then the TrainJob's env (first preference, an env without a value

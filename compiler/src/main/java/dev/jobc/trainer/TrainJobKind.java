@@ -205,12 +205,18 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
 
   @Override
   public OutputSize.Estimate outputSize(TrainJobModel model) {
-    // One JobSet holding the runtime's template once, plus what the TrainJob adds to it.
+    // One JobSet holding the runtime's template once, plus what the TrainJob adds to it, and with
+    // a Flux runtime the ConfigMap of its scripts.
     long chars =
         OutputSize.plus(
             OutputSize.plus(
                 model.runtime().spec().toString().length(), model.spec().toString().length()),
             OutputSize.OBJECT_OVERHEAD);
+    if (model.mlPolicy().has("flux")) {
+      chars =
+          OutputSize.plus(
+              chars, OutputSize.plus(FluxFramework.scriptsChars(), OutputSize.OBJECT_OVERHEAD));
+    }
     return new OutputSize.Estimate(chars, RUNTIME_REF, "one JobSet");
   }
 
