@@ -1,56 +1,88 @@
 package dev.jobc.sidecar.replicas;
 
 import dev.jobc.sidecar.replicas.ReplicaState.Phase;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * How a job of training-operator v1.9.0's family ends, as data: which replicas decide its success,
- * which replica types' failures it ignores, which ones {@code cleanPodPolicy: None} leaves running.
- * {@link #decide} is {@code UpdateJobStatus} with {@code ReconcileJobs}' backoff and deadline
- * checks ({@code pkg/controller.v1/common/job.go}) over the replicas' {@link ReplicaState}s; {@link
- * #stops} says what then ends. Nothing here knows a kind: the TFJob's rules are what {@link
- * TfJobCommand} puts in.
+ * in which order failed replicas are named, which types' failures it ignores, which ones {@code
+ * cleanPodPolicy: None} leaves running, what carries the replicas and what the sidecar may read of
+ * them. {@link #decide} is the kinds' {@code UpdateJobStatus} with {@code ReconcileJobs}' backoff
+ * and deadline checks ({@code pkg/controller.v1/common/job.go}) over the replicas' {@link
+ * ReplicaState}s; {@link #stops} says what then ends. Nothing here knows a kind: {@link
+ * TfJobCommand} and {@link ReplicasCommand} put each kind's rules in.
  *
- * @param kind the job's kind, for the Events' reasons and messages ({@code TFJob})
+ * @param kind the job's kind, for the Events' reasons ({@code TFJob}, {@code PyTorchJob})
+ * @param job the job's name
  * @param types every replica (this one included) and its type as the spec spells it ({@code PS})
  * @param restartPolicies each type's restart policy ({@code Never}, {@code ExitCode}, {@code
  *     OnFailure}, {@code Always})
- * @param deciders the replicas whose success, all of them, is the job's; they end failed when the
- *     job fails
+ * @param deciders the replicas whose success is the job's: all of them, or with {@code anyDecides}
+ *     the first; they end failed when the job fails
+ * @param anyDecides whether one decider's success completes the job (PyTorchJob's {@code
+ *     elasticPolicy})
+ * @param failureOrder every replica, in the order failures are looked at: the first failed one's
+ *     type is named, with the count of that type's failed replicas
  * @param ignoredFailureTypes types whose failed replicas do not fail the job
  * @param keptUnderNone types that {@code cleanPodPolicy: None} leaves running: they end by
  *     themselves
+ * @param restartingPolicies the restart policies under which the kind's operator starts a failed
+ *     pod again instead of failing the job ({@code ExitCode}: for exit codes it retries alone)
  * @param cleanPodPolicy {@code None}, {@code Running} or {@code All}
- * @param jobWideBackoffLimit with bare Pods, {@code runPolicy.backoffLimit} over the restarts of
- *     every replica whose policy restarts ({@code PastBackoffLimit}); {@code null} when unset or
- *     when each replica's Job counts its own
+ * @param backoffLimit {@code runPolicy.backoffLimit}, {@code null} when unset: each replica's Job's
+ *     limit, and with bare Pods the limit over the restarts of every replica whose policy restarts
+ *     ({@code PastBackoffLimit})
+ * @param carrier what carries each replica's pod
+ * @param readsJobs whether the sidecar reads the replicas' Jobs (its Role lets it), rather than
+ *     their pods alone
+ * @param mainContainer the container whose exit decides
+ * @param successMessage the Event's message when the job succeeds
+ * @param failureMessage the Event's message when replicas failed, a format of their count and type
  */
 record OutcomeRules(
     String kind,
-    String namespace,
     String job,
     Map<String, String> types,
     Map<String, String> restartPolicies,
     Set<String> deciders,
+    boolean anyDecides,
+    List<String> failureOrder,
     Set<String> ignoredFailureTypes,
     Set<String> keptUnderNone,
+    Set<String> restartingPolicies,
     String cleanPodPolicy,
-    Integer jobWideBackoffLimit) {
+    Integer backoffLimit,
+    Carrier carrier,
+    boolean readsJobs,
+    String mainContainer,
+    String successMessage,
+    String failureMessage) {
 
   OutcomeRules {
     types = Map.copyOf(types);
     restartPolicies = Map.copyOf(restartPolicies);
     deciders = Set.copyOf(deciders);
+    failureOrder = List.copyOf(failureOrder);
     ignoredFailureTypes = Set.copyOf(ignoredFailureTypes);
     keptUnderNone = Set.copyOf(keptUnderNone);
+    restartingPolicies = Set.copyOf(restartingPolicies);
   }
+
+  /** What carries each replica's pod. */
+  enum Carrier {
+    JOB,
+    POD
+  }
+
+  /** The Job controller's default {@code backoffLimit}. */
+  static final int DEFAULT_BACKOFF_LIMIT = 6;
 
   /** What a replica's end does to the job. */
   enum Action {
@@ -80,11 +112,52 @@ record OutcomeRules(
     }
   }
 
+  /** What a replica of {@code type} is, for reading its state ({@link ReplicaStates#of}). */
+  ReplicaRules replica(String type) {
+    String policy = restartPolicy(type);
+    // jobc renders backoffLimit 0 on the Job of a replica under Never, else runPolicy's (or none,
+    // Kubernetes' 6): the limit a Job the sidecar cannot read applies.
+    int jobLimit =
+        "Never".equals(policy) ? 0 : backoffLimit == null ? DEFAULT_BACKOFF_LIMIT : backoffLimit;
+    return new ReplicaRules(
+        carrier, readsJobs, policy, mainContainer, jobLimit, restartingPolicies.contains(policy));
+  }
+
+  /**
+   * Every replica's state from what the sidecar sees: {@code pods} and {@code jobs} by name (the
+   * Jobs empty when not read), {@code own} this sidecar's pod, of replica {@code self}. A bare Pod
+   * is named as its replica; a Job's pods carry the replica's labels.
+   */
+  Map<String, ReplicaState> states(
+      String self, Pod own, Map<String, Pod> pods, Map<String, Job> jobs) {
+    Map<String, List<Pod>> byReplica = ReplicaStates.byReplica(job, pods);
+    Map<String, ReplicaState> out = new TreeMap<>();
+    for (Map.Entry<String, String> replica : types.entrySet()) {
+      String name = replica.getKey();
+      List<Pod> replicaPods =
+          carrier == Carrier.POD
+              ? (pods.containsKey(name) ? List.of(pods.get(name)) : List.of())
+              : byReplica.getOrDefault(name, List.of());
+      out.put(
+          name,
+          ReplicaStates.of(
+              replica(replica.getValue()),
+              jobs.get(name),
+              replicaPods,
+              name.equals(self) ? own : null));
+    }
+    return out;
+  }
+
+  private String restartPolicy(String type) {
+    return restartPolicies.getOrDefault(type, "Never");
+  }
+
   /**
    * The job's outcome from its replicas' states. Failures win over success, as in {@code
    * UpdateJobStatus}, whose last condition is {@code Failed} when both happen in one pass; among
    * failures, a used-up backoff limit comes first, then the deadline ({@code ReconcileJobs}), then
-   * failed replicas by type in the order of their lower-case names, the order upstream visits them.
+   * failed replicas: the type of the first in {@link #failureOrder}, and how many of that type.
    */
   Verdict decide(Map<String, ReplicaState> states) {
     for (String d : deciders) {
@@ -92,21 +165,27 @@ record OutcomeRules(
         return Verdict.SUSPENDED;
       }
     }
-    boolean backoff = jobWideBackoffUsedUp(states);
+    boolean backoff = carrier == Carrier.POD && jobWideBackoffUsedUp(states);
     boolean deadline = false;
-    Map<String, Integer> failed = new TreeMap<>(Comparator.comparing(OutcomeRules::lower));
-    for (Map.Entry<String, String> r : types.entrySet()) {
-      ReplicaState s = state(states, r.getKey());
+    String failedType = null;
+    int failed = 0;
+    for (String replica : failureOrder) {
+      ReplicaState s = state(states, replica);
       if (s.phase() != Phase.FAILED) {
         continue;
       }
-      String type = r.getValue();
+      String type = types.get(replica);
       if (ReplicaStates.DEADLINE_EXCEEDED.equals(s.reason())) {
         deadline = true;
       } else if (ReplicaStates.BACKOFF_LIMIT_EXCEEDED.equals(s.reason()) && restarts(type)) {
         backoff = true;
       } else if (!ignoredFailureTypes.contains(type)) {
-        failed.merge(type, 1, Integer::sum);
+        if (failedType == null) {
+          failedType = type;
+        }
+        if (failedType.equals(type)) {
+          failed++;
+        }
       }
     }
     if (backoff) {
@@ -117,29 +196,19 @@ record OutcomeRules(
       return failed(
           "Job " + job + " has failed because it was active longer than specified deadline");
     }
-    if (!failed.isEmpty()) {
-      Map.Entry<String, Integer> first = failed.entrySet().iterator().next();
-      return failed(
-          kind
-              + " "
-              + namespace
-              + "/"
-              + job
-              + " has failed because "
-              + first.getValue()
-              + " "
-              + first.getKey()
-              + " replica(s) failed.");
+    if (failedType != null) {
+      return failed(String.format(failureMessage, failed, failedType));
     }
+    int succeeded = 0;
     for (String d : deciders) {
-      if (state(states, d).phase() != Phase.SUCCEEDED) {
-        return Verdict.UNDECIDED;
+      if (state(states, d).phase() == Phase.SUCCEEDED) {
+        succeeded++;
       }
     }
-    return new Verdict(
-        Verdict.Kind.SUCCEEDED,
-        kind + "Succeeded",
-        kind + " " + namespace + "/" + job + " successfully completed.");
+    if (succeeded == 0 || (!anyDecides && succeeded < deciders.size())) {
+      return Verdict.UNDECIDED;
+    }
+    return new Verdict(Verdict.Kind.SUCCEEDED, kind + "Succeeded", successMessage);
   }
 
   private Verdict failed(String message) {
@@ -148,7 +217,7 @@ record OutcomeRules(
 
   /** {@code PastBackoffLimit}: restarts of running pods of restarting types reach the limit. */
   private boolean jobWideBackoffUsedUp(Map<String, ReplicaState> states) {
-    if (jobWideBackoffLimit == null) {
+    if (backoffLimit == null) {
       return false;
     }
     int restarts = 0;
@@ -157,37 +226,33 @@ record OutcomeRules(
         restarts += state(states, r.getKey()).restarts();
       }
     }
-    return jobWideBackoffLimit == 0 ? restarts > 0 : restarts >= jobWideBackoffLimit;
+    return backoffLimit == 0 ? restarts > 0 : restarts >= backoffLimit;
   }
 
   /** Whether a type's pods are restarted upstream (its failures count against the limit). */
   private boolean restarts(String type) {
-    String policy = restartPolicies.getOrDefault(type, "Never");
-    return !"Never".equals(policy);
+    return !"Never".equals(restartPolicy(type));
   }
 
   /**
    * What ends once {@code verdict} is decided, by replica in name order: nothing that has finished
-   * or is suspended; a deciding replica (this one too) still running only when the job failed, and
-   * then its Job fails, so that it says what the job did; every other running replica, parameter
-   * servers above all, which never exit by themselves, except the types {@code cleanPodPolicy:
-   * None} leaves running. A Job is suspended ({@code carrierJobs}), a bare Pod ended. With {@code
-   * All}, finished replicas stay as they are: their pods hold no resources, and what jobc rendered
-   * is not deleted.
+   * or is suspended; a deciding replica (this one too) still running when the job failed, and then
+   * its Job fails, so that it says what the job did; every other running replica, parameter servers
+   * above all, which never exit by themselves, except the types {@code cleanPodPolicy: None} leaves
+   * running. A Job is suspended, a bare Pod ended. With {@code All}, finished replicas stay as they
+   * are: their pods hold no resources, and what jobc rendered is not deleted.
    */
-  Map<String, Action> stops(
-      Verdict verdict, Map<String, ReplicaState> states, boolean carrierJobs) {
+  Map<String, Action> stops(Verdict verdict, Map<String, ReplicaState> states) {
+    boolean jobs = carrier == Carrier.JOB;
     Map<String, Action> out = new LinkedHashMap<>();
     for (String replica : new TreeMap<>(types).keySet()) {
       if (state(states, replica).phase() != Phase.ACTIVE) {
         continue;
       }
-      if (deciders.contains(replica)) {
-        if (verdict.kind() == Verdict.Kind.FAILED) {
-          out.put(replica, carrierJobs ? Action.FAIL : Action.END);
-        }
+      if (deciders.contains(replica) && verdict.kind() == Verdict.Kind.FAILED) {
+        out.put(replica, jobs ? Action.FAIL : Action.END);
       } else if (!("None".equals(cleanPodPolicy) && keptUnderNone.contains(types.get(replica)))) {
-        out.put(replica, carrierJobs ? Action.SUSPEND : Action.END);
+        out.put(replica, jobs ? Action.SUSPEND : Action.END);
       }
     }
     return out;
@@ -206,9 +271,5 @@ record OutcomeRules(
 
   private static ReplicaState state(Map<String, ReplicaState> states, String replica) {
     return states.getOrDefault(replica, ReplicaState.ABSENT);
-  }
-
-  private static String lower(String type) {
-    return type.toLowerCase(Locale.ROOT);
   }
 }

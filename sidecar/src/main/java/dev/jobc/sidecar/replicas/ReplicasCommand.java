@@ -8,15 +8,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * {@code replicas}: the native sidecar beside each deciding replica of a PyTorchJob, XGBoostJob,
- * JAXJob or PaddleJob (see {@link ReplicasSidecar}).
+ * JAXJob or PaddleJob. What is the kinds' own is here, turned into {@link OutcomeRules} for {@link
+ * OutcomeSidecar}: the type whose replicas decide (this one's), whether all of them must succeed or
+ * the first suffices (PyTorchJob's {@code elasticPolicy}), and the operator's messages. Its Role
+ * grants no read of the replicas' Jobs: their pods say what the Jobs conclude.
  */
 @Command(
     name = "replicas",
@@ -27,6 +32,12 @@ import picocli.CommandLine.Option;
             + " PaddleJob) beside a deciding replica, record it, end what is left.")
 public final class ReplicasCommand extends SidecarCommand {
   static final List<String> POLICIES = List.of("Always", "OnFailure", "Never", "ExitCode");
+
+  /**
+   * Where training-operator starts a failed pod again ({@code ReconcilePods}) and the kind's {@code
+   * UpdateJobStatus} then reports the job restarting, not failed.
+   */
+  static final Set<String> RESTARTING = Set.of("OnFailure", "Always", "ExitCode");
 
   @Option(names = "--pod", paramLabel = "NAME", description = "This pod; default: $POD_NAME.")
   String pod;
@@ -72,8 +83,9 @@ public final class ReplicasCommand extends SidecarCommand {
   @Option(
       names = "--backoff-limit",
       paramLabel = "N",
-      description = "runPolicy.backoffLimit (default: 6, Kubernetes' default for a Job).")
-  int backoffLimit = 6;
+      description =
+          "runPolicy.backoffLimit (default: none; a replica's Job then has Kubernetes' 6).")
+  Integer backoffLimit;
 
   @Option(
       names = "--decides",
@@ -124,20 +136,12 @@ public final class ReplicasCommand extends SidecarCommand {
     super(termination, apis, env);
   }
 
-  private int replicaCount() {
-    int n = 0;
-    for (int count : replicas.values()) {
-      n += count;
-    }
-    return n;
-  }
-
   @Override
   public Integer call() throws Exception {
-    return new ReplicasSidecar(apis.get(), settings(), termination).run();
+    return new OutcomeSidecar(apis.get(), settings(), termination).run();
   }
 
-  ReplicasSidecar.Settings settings() {
+  OutcomeSidecar.Settings settings() {
     PodIdentity me = thisPod(pod);
     for (Map.Entry<String, String> e : restartPolicies.entrySet()) {
       if (!POLICIES.contains(e.getValue())) {
@@ -153,46 +157,91 @@ public final class ReplicasCommand extends SidecarCommand {
     if (!List.of("job", "pod").contains(carrier)) {
       throw usage("--carrier must be job or pod");
     }
-    if (backoffLimit < 0) {
+    if (backoffLimit != null && backoffLimit < 0) {
       throw usage("--backoff-limit must be at least 0");
     }
     if (!self.startsWith(job + "-" + decides + "-")) {
       throw usage("--self must be a replica of the deciding type " + decides);
     }
     // The other replicas follow from the counts, as the operator names them (GenGeneralName), so
-    // that no sidecar's arguments grow with the job.
-    Map<String, String> others = new LinkedHashMap<>();
+    // that no sidecar's arguments grow with the job. Types go by the spec's spelling (Worker), as
+    // in the operator's messages.
+    Map<String, String> types = new LinkedHashMap<>();
+    Set<String> deciders = new TreeSet<>();
     for (Map.Entry<String, Integer> e : replicas.entrySet()) {
       if (e.getValue() < 0) {
         throw usage("--replicas " + e.getKey() + " must be at least 0");
       }
       for (int i = 0; i < e.getValue(); i++) {
         String name = ReplicaLabels.replica(job, e.getKey(), i);
-        if (!name.equals(self)) {
-          others.put(name, e.getKey());
+        types.put(name, display(e.getKey()));
+        if (e.getKey().equals(decides)) {
+          deciders.add(name);
         }
       }
     }
-    if (others.size() == replicaCount()) {
+    if (!types.containsKey(self)) {
       throw usage("--self " + self + " is not one of the replicas --replicas counts");
     }
-    Set<String> tolerate = new LinkedHashSet<>(tolerated);
-    return new ReplicasSidecar.Settings(
-        me.namespace(),
-        me.name(),
-        kind,
-        operator,
-        cleanPodPolicy,
-        new ReplicaOutcome.Rules(
+    // Its own failure first, then the others' in the order of --replicas: upstream visits the
+    // types in Go's map order, which is any.
+    List<String> failureOrder = new ArrayList<>();
+    failureOrder.add(self);
+    types.keySet().stream().filter(r -> !r.equals(self)).forEach(failureOrder::add);
+    Map<String, String> policies = new LinkedHashMap<>();
+    restartPolicies.forEach((type, policy) -> policies.put(display(type), policy));
+    Set<String> ignored = new LinkedHashSet<>();
+    tolerated.forEach(type -> ignored.add(display(type)));
+    boolean pods = "pod".equals(carrier);
+    String ns = me.namespace();
+    OutcomeRules rules =
+        new OutcomeRules(
+            kind,
             job,
-            self,
-            mainContainer,
-            Map.copyOf(restartPolicies),
-            backoffLimit,
-            decides,
+            types,
+            policies,
+            deciders,
             "any".equals(success),
-            "pod".equals(carrier),
-            others,
-            Set.copyOf(tolerate)));
+            failureOrder,
+            ignored,
+            Set.of(),
+            RESTARTING,
+            cleanPodPolicy,
+            backoffLimit,
+            pods ? OutcomeRules.Carrier.POD : OutcomeRules.Carrier.JOB,
+            false,
+            mainContainer,
+            // The master's controllers name the job alone, the workers' its namespace too.
+            ReplicaLabels.MASTER.equals(decides)
+                ? kind + " " + job + " is successfully completed."
+                : kind + " " + ns + "/" + job + " successfully completed.",
+            kind + " " + job + " is failed because %d %s replica(s) failed.");
+    int index = selfIndex(self);
+    // Replica 0 of the deciding type watches the whole job, every other deciding replica its own.
+    Map<String, String> jobPods = ReplicaLabels.jobSelector(operator, job);
+    Map<String, String> watched =
+        self.equals(ReplicaLabels.replica(job, decides, 0))
+            ? jobPods
+            : ReplicaLabels.replicaSelector(operator, job, selfType(job, self), index);
+    return new OutcomeSidecar.Settings(ns, me.name(), self, jobPods, watched, rules);
+  }
+
+  /** The type as the spec spells it: {@code Master}, {@code Worker}. */
+  static String display(String type) {
+    return type.isEmpty()
+        ? type
+        : type.substring(0, 1).toUpperCase(Locale.ROOT) + type.substring(1);
+  }
+
+  /** A replica's lower-case type: what lies between the job's name and the index. */
+  static String selfType(String job, String replica) {
+    String rest = replica.substring(Math.min(replica.length(), job.length() + 1));
+    return rest.contains("-") ? rest.substring(0, rest.lastIndexOf('-')) : rest;
+  }
+
+  /** A replica's index: what follows the type, or -1. */
+  static int selfIndex(String replica) {
+    String index = replica.substring(replica.lastIndexOf('-') + 1);
+    return index.matches("[0-9]{1,9}") ? Integer.parseInt(index) : -1;
   }
 }

@@ -4,6 +4,8 @@ import dev.jobc.conventions.TfLabels;
 import dev.jobc.sidecar.base.SidecarCommand;
 import dev.jobc.sidecar.base.Termination;
 import dev.jobc.sidecar.client.ClusterApi;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -16,7 +18,7 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code tfjob}: the native sidecar beside a TFJob's deciding replica. What is TFJob's own is here,
- * turned into {@link OutcomeRules} for {@link TrainingSidecar}: training-operator v1.9.0's {@code
+ * turned into {@link OutcomeRules} for {@link OutcomeSidecar}: training-operator v1.9.0's {@code
  * UpdateJobStatus} decides success by the Chief or Master, else by Worker 0, or with {@code
  * successPolicy: AllWorkers} by every Worker; it ignores failed Workers with {@code
  * enableDynamicWorker}; and an Evaluator, which ends by itself after its last evaluation, is left
@@ -33,6 +35,12 @@ public final class TfJobCommand extends SidecarCommand {
   static final String KIND = "TFJob";
   static final String WORKER = "Worker";
   static final String EVALUATOR = "Evaluator";
+
+  /**
+   * Where training-operator starts a failed pod again ({@code ReconcilePods}), which a {@code
+   * Restarting} condition then keeps from failing the TFJob in {@code UpdateJobStatus}.
+   */
+  static final Set<String> RESTARTING = Set.of("OnFailure", "Always", "ExitCode");
 
   @Option(names = "--pod", paramLabel = "NAME", description = "This pod; default: $POD_NAME.")
   String pod;
@@ -108,10 +116,10 @@ public final class TfJobCommand extends SidecarCommand {
 
   @Override
   public Integer call() throws Exception {
-    return new TrainingSidecar(apis.get(), settings(), termination).run();
+    return new OutcomeSidecar(apis.get(), settings(), termination).run();
   }
 
-  TrainingSidecar.Settings settings() {
+  OutcomeSidecar.Settings settings() {
     PodIdentity me = thisPod(pod);
     for (Map.Entry<String, String> e : restartPolicies.entrySet()) {
       if (!POLICIES.contains(e.getValue())) {
@@ -172,34 +180,41 @@ public final class TfJobCommand extends SidecarCommand {
     // Worker 0 (or the one deciding replica) watches all the job's pods and Jobs; every other
     // deciding Worker its own replica's alone, so that the watch events per job grow linearly
     // with the Workers, not with their square. It decides its own failure as it goes, and at its
-    // end reads the whole job once (TrainingSidecar).
+    // end reads the whole job once (OutcomeSidecar).
     boolean watchesAll = !allWorkers || !WORKER.equals(selfType) || selfIndex == 0;
     Map<String, String> watched =
         watchesAll
             ? TfLabels.jobSelector(job)
             : TfLabels.replicaSelector(job, selfType.toLowerCase(Locale.ROOT), selfIndex);
     boolean pods = "pod".equals(carrier);
+    // UpdateJobStatus visits the types in the order Chief, Evaluator, Master, PS, Worker (their
+    // lower-case names' order) and names the first with failed replicas.
+    List<String> failureOrder = new ArrayList<>(types.keySet());
+    failureOrder.sort(
+        Comparator.comparing((String r) -> types.get(r).toLowerCase(Locale.ROOT))
+            .thenComparing(Comparator.naturalOrder()));
+    String ns = me.namespace();
     OutcomeRules rules =
         new OutcomeRules(
             KIND,
-            me.namespace(),
             job,
             types,
             restartPolicies,
             deciders,
+            false,
+            failureOrder,
             dynamicWorkers ? Set.of(WORKER) : Set.of(),
             Set.of(EVALUATOR),
+            RESTARTING,
             cleanPodPolicy,
-            pods ? backoffLimit : null);
-    return new TrainingSidecar.Settings(
-        me.namespace(),
-        me.name(),
-        selfName,
-        mainContainer,
-        TfLabels.jobSelector(job),
-        watched,
-        pods ? TrainingSidecar.Carrier.POD : TrainingSidecar.Carrier.JOB,
-        rules);
+            backoffLimit,
+            pods ? OutcomeRules.Carrier.POD : OutcomeRules.Carrier.JOB,
+            true,
+            mainContainer,
+            KIND + " " + ns + "/" + job + " successfully completed.",
+            KIND + " " + ns + "/" + job + " has failed because %d %s replica(s) failed.");
+    return new OutcomeSidecar.Settings(
+        ns, me.name(), selfName, TfLabels.jobSelector(job), watched, rules);
   }
 
   /** This replica's name, from {@code --self TYPE:NAME}. */

@@ -2,7 +2,10 @@ package dev.jobc.sidecar.replicas;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.jobc.conventions.ReplicaLabels;
+import dev.jobc.sidecar.base.Termination;
 import dev.jobc.sidecar.replicas.OutcomeRules.Action;
+import dev.jobc.sidecar.replicas.OutcomeRules.Carrier;
 import dev.jobc.sidecar.replicas.OutcomeRules.Verdict;
 import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -11,10 +14,14 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicy;
 import io.fabric8.kubernetes.api.model.batch.v1.PodFailurePolicyBuilder;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * The decisions without an API: training-operator v1.9.0's {@code UpdateJobStatus} and {@code
@@ -29,19 +36,43 @@ class OutcomeRulesTest {
           "j-worker-0", "Worker",
           "j-worker-1", "Worker");
 
+  /** TFJob {@code j}'s rules, its replicas carried by {@code carrier}. */
   static OutcomeRules rules(
-      Set<String> deciders, Set<String> ignored, String cleanPodPolicy, Integer jobWideLimit) {
+      Set<String> deciders,
+      Set<String> ignored,
+      String cleanPodPolicy,
+      Integer backoffLimit,
+      Carrier carrier) {
+    List<String> order = new ArrayList<>(new TreeMap<>(TYPES).keySet());
     return new OutcomeRules(
         "TFJob",
-        "ns",
         "j",
         TYPES,
         Map.of("Chief", "Never", "Evaluator", "Never", "PS", "OnFailure", "Worker", "ExitCode"),
         deciders,
+        false,
+        order,
         ignored,
         Set.of("Evaluator"),
+        TfJobCommand.RESTARTING,
         cleanPodPolicy,
-        jobWideLimit);
+        backoffLimit,
+        carrier,
+        true,
+        "tensorflow",
+        "TFJob ns/j successfully completed.",
+        "TFJob ns/j has failed because %d %s replica(s) failed.");
+  }
+
+  static OutcomeRules rules(
+      Set<String> deciders, Set<String> ignored, String cleanPodPolicy, Integer jobWideLimit) {
+    // The limit over the whole job's restarts applies with bare Pods alone.
+    return rules(
+        deciders,
+        ignored,
+        cleanPodPolicy,
+        jobWideLimit,
+        jobWideLimit == null ? Carrier.JOB : Carrier.POD);
   }
 
   static final OutcomeRules CHIEF = rules(Set.of("j-chief-0"), Set.of(), "None", null);
@@ -193,23 +224,43 @@ class OutcomeRulesTest {
     Verdict failed = CHIEF.decide(states("j-ps-0", ReplicaState.failed("Failed")));
     Map<String, ReplicaState> states =
         states("j-ps-0", ReplicaState.failed("Failed"), "j-worker-1", ReplicaState.SUCCEEDED);
-    assertThat(CHIEF.stops(failed, states, true))
+    assertThat(CHIEF.stops(failed, states))
         .containsExactly(
             Map.entry("j-chief-0", Action.FAIL), Map.entry("j-worker-0", Action.SUSPEND));
-    assertThat(CHIEF.leftRunning(states, CHIEF.stops(failed, states, true)))
+    assertThat(CHIEF.leftRunning(states, CHIEF.stops(failed, states)))
         .containsExactly("j-evaluator-0");
-    OutcomeRules running = rules(Set.of("j-chief-0"), Set.of(), "Running", null);
-    assertThat(running.stops(failed, states, false))
+    OutcomeRules running = rules(Set.of("j-chief-0"), Set.of(), "Running", null, Carrier.POD);
+    assertThat(running.stops(failed, states))
         .containsExactly(
             Map.entry("j-chief-0", Action.END),
             Map.entry("j-evaluator-0", Action.END),
             Map.entry("j-worker-0", Action.END));
     Verdict succeeded = CHIEF.decide(states("j-chief-0", ReplicaState.SUCCEEDED));
-    assertThat(CHIEF.stops(succeeded, states("j-chief-0", ReplicaState.SUCCEEDED), true).keySet())
+    assertThat(CHIEF.stops(succeeded, states("j-chief-0", ReplicaState.SUCCEEDED)).keySet())
         .containsExactly("j-ps-0", "j-worker-0", "j-worker-1");
   }
 
   // What a Job or Pod says.
+
+  /**
+   * The state of a replica carried by {@code job}, which the sidecar reads; {@code own} is this
+   * sidecar's pod, under the restart policy it has.
+   */
+  static ReplicaState ofJob(Job job, Pod own, String container) {
+    String policy = own == null ? "Never" : own.getSpec().getRestartPolicy();
+    return ReplicaStates.of(
+        new ReplicaRules(Carrier.JOB, true, policy, container, 6, true),
+        job,
+        own == null ? List.of() : List.of(own),
+        own);
+  }
+
+  /** The state of a replica that is the bare Pod {@code pod}, under its restart policy. */
+  static ReplicaState ofPod(Pod pod, String container) {
+    return ReplicaStates.ofPod(
+        pod,
+        new ReplicaRules(Carrier.POD, true, pod.getSpec().getRestartPolicy(), container, 6, true));
+  }
 
   static Job job(Integer backoffLimit, Integer failed, PodFailurePolicy policy) {
     return new JobBuilder()
@@ -272,20 +323,16 @@ class OutcomeRulesTest {
   @Test
   void onFailureTheOwnRestartsReachTheLimit() {
     Job job = job(3, 0, null);
-    assertThat(ReplicaStates.ofJob(job, pod("OnFailure", "Running", null, 2), "tensorflow"))
+    assertThat(ofJob(job, pod("OnFailure", "Running", null, 2), "tensorflow"))
         .isEqualTo(ReplicaState.active(2));
-    assertThat(ReplicaStates.ofJob(job, pod("OnFailure", "Running", 1, 3), "tensorflow"))
+    assertThat(ofJob(job, pod("OnFailure", "Running", 1, 3), "tensorflow"))
         .isEqualTo(ReplicaState.failed("BackoffLimitExceeded"));
-    assertThat(
-            ReplicaStates.ofJob(
-                job(0, 0, null), pod("OnFailure", "Pending", null, 1), "tensorflow"))
+    assertThat(ofJob(job(0, 0, null), pod("OnFailure", "Pending", null, 1), "tensorflow"))
         .isEqualTo(ReplicaState.failed("BackoffLimitExceeded"));
-    assertThat(
-            ReplicaStates.ofJob(
-                job(null, 0, null), pod("OnFailure", "Running", null, 5), "tensorflow"))
+    assertThat(ofJob(job(null, 0, null), pod("OnFailure", "Running", null, 5), "tensorflow"))
         .as("Kubernetes' default limit, 6")
         .isEqualTo(ReplicaState.active(5));
-    assertThat(ReplicaStates.ofJob(job, pod("OnFailure", "Running", 0, 2), "tensorflow"))
+    assertThat(ofJob(job, pod("OnFailure", "Running", 0, 2), "tensorflow"))
         .isEqualTo(ReplicaState.SUCCEEDED);
   }
 
@@ -293,21 +340,17 @@ class OutcomeRulesTest {
   @Test
   void neverThePodFailureIsCountedOrDecidedByThePolicy() {
     Job job = job(2, 1, EXIT_CODES);
-    assertThat(ReplicaStates.ofJob(job, pod("Never", "Running", 137, 0), "tensorflow"))
+    assertThat(ofJob(job, pod("Never", "Running", 137, 0), "tensorflow"))
         .as("failure 2 of 2: retried")
         .isEqualTo(ReplicaState.ACTIVE);
-    assertThat(
-            ReplicaStates.ofJob(
-                job(2, 2, EXIT_CODES), pod("Never", "Running", 137, 0), "tensorflow"))
+    assertThat(ofJob(job(2, 2, EXIT_CODES), pod("Never", "Running", 137, 0), "tensorflow"))
         .isEqualTo(ReplicaState.failed("BackoffLimitExceeded"));
-    assertThat(ReplicaStates.ofJob(job, pod("Never", "Running", 1, 0), "tensorflow"))
+    assertThat(ofJob(job, pod("Never", "Running", 1, 0), "tensorflow"))
         .isEqualTo(ReplicaState.failed("PodFailurePolicy"));
-    assertThat(
-            ReplicaStates.ofJob(
-                job(0, 0, EXIT_CODES), pod("Never", "Running", 42, 0), "tensorflow"))
+    assertThat(ofJob(job(0, 0, EXIT_CODES), pod("Never", "Running", 42, 0), "tensorflow"))
         .as("Ignore: not counted")
         .isEqualTo(ReplicaState.ACTIVE);
-    assertThat(ReplicaStates.ofJob(job, pod("Never", "Running", null, 0), "tensorflow"))
+    assertThat(ofJob(job, pod("Never", "Running", null, 0), "tensorflow"))
         .isEqualTo(ReplicaState.ACTIVE);
     Pod killed =
         new PodBuilder(pod("Never", "Failed", 143, 0))
@@ -315,7 +358,7 @@ class OutcomeRulesTest {
             .withDeletionTimestamp("2026-01-01T00:00:00Z")
             .endMetadata()
             .build();
-    assertThat(ReplicaStates.ofJob(job(0, 0, EXIT_CODES), killed, "tensorflow"))
+    assertThat(ofJob(job(0, 0, EXIT_CODES), killed, "tensorflow"))
         .as("a pod being deleted was killed: its Job says why")
         .isEqualTo(ReplicaState.ACTIVE);
   }
@@ -332,7 +375,7 @@ class OutcomeRulesTest {
             .endCondition()
             .endStatus()
             .build();
-    assertThat(ReplicaStates.ofJob(failed, pod("Never", "Running", 0, 0), "tensorflow"))
+    assertThat(ofJob(failed, pod("Never", "Running", 0, 0), "tensorflow"))
         .isEqualTo(ReplicaState.failed("DeadlineExceeded"));
     Job stopped =
         new JobBuilder(failed)
@@ -340,23 +383,23 @@ class OutcomeRulesTest {
             .addToAnnotations(ReplicaStates.STOPPED_BY, "j-worker-0")
             .endMetadata()
             .build();
-    assertThat(ReplicaStates.ofJob(stopped, null, "tensorflow")).isEqualTo(ReplicaState.STOPPED);
+    assertThat(ofJob(stopped, null, "tensorflow")).isEqualTo(ReplicaState.STOPPED);
     Job suspended = new JobBuilder(job(6, 0, null)).editSpec().withSuspend(true).endSpec().build();
-    assertThat(ReplicaStates.ofJob(suspended, pod("Never", "Running", 0, 0), "tensorflow"))
+    assertThat(ofJob(suspended, pod("Never", "Running", 0, 0), "tensorflow"))
         .isEqualTo(ReplicaState.SUSPENDED);
-    assertThat(ReplicaStates.ofJob(null, null, "tensorflow")).isEqualTo(ReplicaState.ABSENT);
+    assertThat(ofJob(null, null, "tensorflow")).isEqualTo(ReplicaState.ABSENT);
   }
 
   @Test
   void aBarePodIsFinalOnceItsContainerEnded() {
-    assertThat(ReplicaStates.ofPod(pod("Never", "Running", 137, 0), "tensorflow"))
+    assertThat(ofPod(pod("Never", "Running", 137, 0), "tensorflow"))
         .isEqualTo(ReplicaState.failed("Failed"));
-    assertThat(ReplicaStates.ofPod(pod("Always", "Running", 0, 1), "tensorflow"))
+    assertThat(ofPod(pod("Always", "Running", 0, 1), "tensorflow"))
         .as("Always restarts even a success")
         .isEqualTo(ReplicaState.active(1));
-    assertThat(ReplicaStates.ofPod(pod("OnFailure", "Running", 2, 3), "tensorflow"))
+    assertThat(ofPod(pod("OnFailure", "Running", 2, 3), "tensorflow"))
         .isEqualTo(ReplicaState.active(3));
-    assertThat(ReplicaStates.ofPod(pod("OnFailure", "Pending", null, 3), "tensorflow"))
+    assertThat(ofPod(pod("OnFailure", "Pending", null, 3), "tensorflow"))
         .as("PastBackoffLimit counts Running pods only")
         .isEqualTo(ReplicaState.ACTIVE);
     Pod deadline =
@@ -365,9 +408,347 @@ class OutcomeRulesTest {
             .withReason("DeadlineExceeded")
             .endStatus()
             .build();
-    assertThat(ReplicaStates.ofPod(deadline, "tensorflow"))
-        .isEqualTo(ReplicaState.failed("DeadlineExceeded"));
-    assertThat(ReplicaStates.ofPod(pod("Never", "Succeeded", 0, 0), "tensorflow"))
+    assertThat(ofPod(deadline, "tensorflow")).isEqualTo(ReplicaState.failed("DeadlineExceeded"));
+    assertThat(ofPod(pod("Never", "Succeeded", 0, 0), "tensorflow"))
         .isEqualTo(ReplicaState.SUCCEEDED);
+  }
+
+  // The rest of the family, whose sidecar reads the replicas' pods alone: the outcome as
+  // training-operator v1.9.0 decides it, UpdateJobStatus of each kind (the deciding type's
+  // replicas succeed: all of them, or the first under PyTorchJob's elastic policy),
+  // IsRetryableExitCode (pkg/util/train/train_util.go: 128 and above are retried under ExitCode)
+  // and the Job controller's limits (kubernetes/kubernetes pkg/controller/job/job_controller.go:
+  // under OnFailure restarts reaching backoffLimit, pastBackoffLimitOnFailure; pods never
+  // restarted, more failed pods than backoffLimit).
+
+  /**
+   * Worker 0 of PyTorchJob {@code j} (no Master to decide): its rules as its sidecar reads them.
+   */
+  private static OutcomeRules family(
+      String workerPolicy,
+      int backoffLimit,
+      boolean any,
+      boolean podCarrier,
+      Set<String> tolerated) {
+    return family("PyTorchJob", workerPolicy, backoffLimit, any, podCarrier, tolerated);
+  }
+
+  private static OutcomeRules family(
+      String kind,
+      String workerPolicy,
+      int backoffLimit,
+      boolean any,
+      boolean podCarrier,
+      Set<String> tolerated) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--kind",
+                kind,
+                "--operator",
+                "o",
+                "--job",
+                "j",
+                "--self",
+                "j-worker-0",
+                "--main-container",
+                "main",
+                "--restart-policy",
+                "master=Never",
+                "--restart-policy",
+                "worker=" + workerPolicy,
+                "--restart-policy",
+                "ps=OnFailure",
+                "--backoff-limit",
+                Integer.toString(backoffLimit),
+                "--decides",
+                "worker",
+                "--success",
+                any ? "any" : "all",
+                "--carrier",
+                podCarrier ? "pod" : "job",
+                "--replicas",
+                "master=1",
+                "--replicas",
+                "worker=2",
+                "--replicas",
+                "ps=1"));
+    for (String type : tolerated) {
+      args.addAll(List.of("--tolerate", type));
+    }
+    ReplicasCommand command =
+        new ReplicasCommand(
+            new Termination(), () -> null, Map.of("POD_NAMESPACE", "ns", "POD_NAME", "p"));
+    new CommandLine(command).parseArgs(args.toArray(String[]::new));
+    return command.settings().rules();
+  }
+
+  private static OutcomeRules family(String workerPolicy, int backoffLimit) {
+    return family(workerPolicy, backoffLimit, false, false, Set.of());
+  }
+
+  /**
+   * The verdict of {@code rules} over {@code pods}, {@code me} this sidecar's own ({@code null}:
+   * unseen).
+   */
+  private static Verdict decide(OutcomeRules rules, Map<String, Pod> pods, Pod me) {
+    return rules.decide(states(rules, pods, me));
+  }
+
+  private static Map<String, ReplicaState> states(
+      OutcomeRules rules, Map<String, Pod> pods, Pod me) {
+    return rules.states("j-worker-0", me, pods, Map.of());
+  }
+
+  private static final Verdict SUCCEEDED =
+      new Verdict(
+          Verdict.Kind.SUCCEEDED, "PyTorchJobSucceeded", "PyTorchJob ns/j successfully completed.");
+
+  private static final String BACKOFF =
+      "Job j has failed because it has reached the specified backoff limit";
+
+  private static Verdict failedBecause(int replicas, String type) {
+    return new Verdict(
+        Verdict.Kind.FAILED,
+        "PyTorchJobFailed",
+        "PyTorchJob j is failed because " + replicas + " " + type + " replica(s) failed.");
+  }
+
+  private static Verdict backoff() {
+    return new Verdict(Verdict.Kind.FAILED, "PyTorchJobFailed", BACKOFF);
+  }
+
+  /** A pod of replica {@code type-index}; {@code exit} null while its main container runs. */
+  private static Pod pod(
+      String name, String type, int index, String phase, Integer exit, int restarts) {
+    ContainerStatusBuilder main = new ContainerStatusBuilder().withName("main");
+    main.withRestartCount(restarts);
+    if (exit == null) {
+      main.withNewState().withNewRunning().endRunning().endState();
+    } else {
+      main.withNewState().withNewTerminated().withExitCode(exit).endTerminated().endState();
+    }
+    return new PodBuilder()
+        .withNewMetadata()
+        .withName(name)
+        .addToLabels(ReplicaLabels.REPLICA_TYPE, type)
+        .addToLabels(ReplicaLabels.REPLICA_INDEX, Integer.toString(index))
+        .endMetadata()
+        .withNewStatus()
+        .withPhase(phase)
+        .withContainerStatuses(
+            new ContainerStatusBuilder().withName("sidecar").withRestartCount(0).build(),
+            main.build())
+        .endStatus()
+        .build();
+  }
+
+  private static Map<String, Pod> byName(Pod... pods) {
+    Map<String, Pod> out = new LinkedHashMap<>();
+    for (Pod p : pods) {
+      out.put(p.getMetadata().getName(), p);
+    }
+    return out;
+  }
+
+  private static final Pod ME_RUNNING = pod("j-worker-0-a", "worker", 0, "Running", null, 0);
+  private static final Pod ME_DONE = pod("j-worker-0-a", "worker", 0, "Running", 0, 0);
+
+  @Test
+  void everyDecidingReplicaMustSucceedUnlessAnySuffices() {
+    Pod other = pod("j-worker-1-a", "worker", 1, "Running", null, 0);
+    Map<String, Pod> pods = byName(ME_DONE, other);
+    assertThat(decide(family("Never", 0), pods, ME_DONE)).isEqualTo(Verdict.UNDECIDED);
+    assertThat(decide(family("Never", 0, true, false, Set.of()), pods, ME_DONE))
+        .isEqualTo(SUCCEEDED);
+
+    Pod otherDone = pod("j-worker-1-a", "worker", 1, "Running", 0, 0);
+    assertThat(decide(family("Never", 0), byName(ME_DONE, otherDone), ME_DONE))
+        .isEqualTo(SUCCEEDED);
+    Pod otherSucceeded = pod("j-worker-1-a", "worker", 1, "Succeeded", null, 0);
+    assertThat(decide(family("Never", 0), byName(ME_DONE, otherSucceeded), ME_DONE))
+        .isEqualTo(SUCCEEDED);
+  }
+
+  @Test
+  void nothingIsDecidedWhileThisReplicaRunsOrIsUnseen() {
+    Pod otherDone = pod("j-worker-1-a", "worker", 1, "Succeeded", 0, 0);
+    assertThat(decide(family("Never", 0), byName(ME_RUNNING, otherDone), ME_RUNNING))
+        .isEqualTo(Verdict.UNDECIDED);
+    assertThat(decide(family("Never", 0), byName(otherDone), null)).isEqualTo(Verdict.UNDECIDED);
+    Pod meKilled = pod("j-worker-0-a", "worker", 0, "Running", 137, 0);
+    assertThat(decide(family("ExitCode", 3), byName(meKilled, otherDone), meKilled))
+        .isEqualTo(Verdict.UNDECIDED);
+  }
+
+  @Test
+  void underNeverAnyFailedAttemptFailsTheJob() {
+    Pod meFailed = pod("j-worker-0-a", "worker", 0, "Running", 137, 0);
+    assertThat(decide(family("Never", 5), byName(meFailed), meFailed))
+        .isEqualTo(failedBecause(1, "Worker"));
+    Pod masterFailed = pod("j-master-0-a", "master", 0, "Failed", 2, 0);
+    assertThat(decide(family("Never", 5), byName(ME_RUNNING, masterFailed), ME_RUNNING))
+        .isEqualTo(failedBecause(1, "Master"));
+    // A replica with no failed attempt has not failed, whatever its policy.
+    Pod masterRunning = pod("j-master-0-a", "master", 0, "Running", null, 0);
+    assertThat(decide(family("Never", 5), byName(ME_RUNNING, masterRunning), ME_RUNNING))
+        .isEqualTo(Verdict.UNDECIDED);
+  }
+
+  @Test
+  void underExitCodeOnlyExitCodesBelow128AreFinal() {
+    for (int code : new int[] {1, 127}) {
+      Pod me = pod("j-worker-0-a", "worker", 0, "Running", code, 0);
+      assertThat(decide(family("ExitCode", 3), byName(me), me))
+          .as("own exit code %d", code)
+          .isEqualTo(failedBecause(1, "Worker"));
+      Pod other = pod("j-worker-1-a", "worker", 1, "Failed", code, 0);
+      assertThat(decide(family("ExitCode", 3), byName(ME_RUNNING, other), ME_RUNNING))
+          .as("other's exit code %d", code)
+          .isEqualTo(failedBecause(1, "Worker"));
+    }
+    for (int code : new int[] {128, 137, 255}) {
+      Pod me = pod("j-worker-0-a", "worker", 0, "Running", code, 0);
+      assertThat(decide(family("ExitCode", 3), byName(me), me))
+          .as("own %d", code)
+          .isEqualTo(Verdict.UNDECIDED);
+      Pod other = pod("j-worker-1-a", "worker", 1, "Failed", code, 0);
+      assertThat(decide(family("ExitCode", 3), byName(ME_RUNNING, other), ME_RUNNING))
+          .as("other's %d", code)
+          .isEqualTo(Verdict.UNDECIDED);
+    }
+  }
+
+  @Test
+  void aFailedPodWithNoExitCodeIsRetriedUnderExitCode() {
+    // Evicted, say: common/pod.go ReconcilePods starts from exit code 0xbeef, which is retryable.
+    Pod evicted = pod("j-worker-1-a", "worker", 1, "Failed", null, 0);
+    assertThat(decide(family("ExitCode", 3), byName(ME_RUNNING, evicted), ME_RUNNING))
+        .isEqualTo(Verdict.UNDECIDED);
+    assertThat(decide(family("Never", 3), byName(ME_RUNNING, evicted), ME_RUNNING))
+        .isEqualTo(failedBecause(1, "Worker"));
+  }
+
+  @Test
+  void aBarePodUnderExitCodeFailsForGoodOnAnyFailure() {
+    Pod me =
+        new PodBuilder(pod("j-worker-0", "worker", 0, "Running", 137, 0))
+            .editMetadata()
+            .withName("j-worker-0")
+            .endMetadata()
+            .build();
+    assertThat(decide(family("ExitCode", 3, false, true, Set.of()), byName(me), me))
+        .isEqualTo(failedBecause(1, "Worker"));
+  }
+
+  /**
+   * Retried failures past a replica's {@code backoffLimit} fail its Job, and so the job, as
+   * training-operator's {@code ReconcileJobs} says it when its {@code PastBackoffLimit} is reached.
+   */
+  @Test
+  void retriedFailuresPastTheBackoffLimitFailTheJob() {
+    // OnFailure: the kubelet restarts the container; restarts reaching the limit fail the job
+    // (pastBackoffLimitOnFailure: result >= backoffLimit), as the Job controller then deletes
+    // the pod and the sidecar would never see a later restart.
+    Pod psRestarted = pod("j-ps-0-a", "ps", 0, "Running", null, 1);
+    OutcomeRules limit2 = family("ExitCode", 2, false, false, Set.of());
+    assertThat(decide(limit2, byName(ME_RUNNING, psRestarted), ME_RUNNING))
+        .isEqualTo(Verdict.UNDECIDED);
+    Pod psRestarted2 = pod("j-ps-0-a", "ps", 0, "Running", null, 2);
+    assertThat(states(limit2, byName(ME_RUNNING, psRestarted2), ME_RUNNING).get("j-ps-0"))
+        .isEqualTo(ReplicaState.failed(ReplicaStates.BACKOFF_LIMIT_EXCEEDED));
+    assertThat(decide(limit2, byName(ME_RUNNING, psRestarted2), ME_RUNNING)).isEqualTo(backoff());
+    // A limit of 0: the first restart fails the job.
+    Pod psRestartedOnce = pod("j-ps-0-a", "ps", 0, "Running", null, 1);
+    assertThat(
+            decide(
+                family("ExitCode", 0, false, false, Set.of()),
+                byName(ME_RUNNING, psRestartedOnce),
+                ME_RUNNING))
+        .isEqualTo(backoff());
+    // This replica under OnFailure: its own failed attempt counts with its restarts, so its
+    // second failure reaches a limit of 2 (restartCount 2 once the kubelet restarts it).
+    Pod meFirstFailure = pod("j-worker-0-a", "worker", 0, "Running", 1, 0);
+    assertThat(decide(family("OnFailure", 2), byName(meFirstFailure), meFirstFailure))
+        .isEqualTo(Verdict.UNDECIDED);
+    Pod meSecondOnFailure = pod("j-worker-0-a", "worker", 0, "Running", 1, 1);
+    assertThat(
+            states(family("OnFailure", 2), byName(meSecondOnFailure), meSecondOnFailure)
+                .get("j-worker-0"))
+        .isEqualTo(ReplicaState.failed(ReplicaStates.BACKOFF_LIMIT_EXCEEDED));
+    assertThat(decide(family("OnFailure", 2), byName(meSecondOnFailure), meSecondOnFailure))
+        .isEqualTo(backoff());
+
+    // ExitCode: retryable failures of this replica, its own attempt and restarts counted.
+    Pod meSecondFailure = pod("j-worker-0-a", "worker", 0, "Running", 137, 1);
+    assertThat(decide(family("ExitCode", 2), byName(meSecondFailure), meSecondFailure))
+        .isEqualTo(Verdict.UNDECIDED);
+    Pod meThirdFailure = pod("j-worker-0-a", "worker", 0, "Running", 137, 2);
+    assertThat(decide(family("ExitCode", 2), byName(meThirdFailure), meThirdFailure))
+        .isEqualTo(backoff());
+    // Earlier pods of this replica (replaced by the Job controller) count too, this pod once.
+    Pod earlier = pod("j-worker-0-b", "worker", 0, "Failed", 137, 0);
+    Pod meAsFailed = pod("j-worker-0-a", "worker", 0, "Failed", 137, 0);
+    assertThat(decide(family("ExitCode", 2), byName(earlier, meAsFailed), meAsFailed))
+        .isEqualTo(Verdict.UNDECIDED);
+    Pod earlier2 = pod("j-worker-0-c", "worker", 0, "Failed", 137, 0);
+    assertThat(decide(family("ExitCode", 2), byName(earlier, earlier2, meAsFailed), meAsFailed))
+        .isEqualTo(backoff());
+  }
+
+  /**
+   * A tolerated type's failed replicas do not fail the job; its Job's used-up backoff limit does,
+   * as TFJob's dynamic Workers' ({@code ReconcileJobs} checks the limit before any type). Among the
+   * others, the first failed replica's type is named: this replica's own, else the first in the
+   * order of {@code --replicas}, with the count of its type's failed replicas.
+   */
+  @Test
+  void toleratedTypesNeverFailTheJobAndOneTypeIsCounted() {
+    // A bare Pod that failed has failed for good: nothing starts it again.
+    Pod psFailed =
+        new PodBuilder(pod("j-ps-0-a", "ps", 0, "Failed", 1, 5))
+            .editMetadata()
+            .withName("j-ps-0")
+            .endMetadata()
+            .build();
+    OutcomeRules toleratingPs = family("Never", 0, false, true, Set.of("ps"));
+    assertThat(decide(toleratingPs, byName(ME_RUNNING, psFailed), ME_RUNNING))
+        .isEqualTo(Verdict.UNDECIDED);
+    assertThat(
+            decide(
+                family("Never", 0, false, true, Set.of()),
+                byName(ME_RUNNING, psFailed),
+                ME_RUNNING))
+        .isEqualTo(failedBecause(1, "Ps"));
+    assertThat(
+            decide(
+                family("Never", 0, false, false, Set.of("ps")),
+                byName(ME_RUNNING, pod("j-ps-0-a", "ps", 0, "Failed", 1, 5)),
+                ME_RUNNING))
+        .as("a limit of 0 used up by the failed pod of its OnFailure Job")
+        .isEqualTo(backoff());
+
+    Pod meFailed = pod("j-worker-0-a", "worker", 0, "Running", 1, 0);
+    Pod otherFailed = pod("j-worker-1-a", "worker", 1, "Failed", 1, 0);
+    Pod masterFailed = pod("j-master-0-a", "master", 0, "Failed", 1, 0);
+    assertThat(decide(family("Never", 0), byName(meFailed, otherFailed, masterFailed), meFailed))
+        .isEqualTo(failedBecause(2, "Worker"));
+    assertThat(
+            decide(family("Never", 0), byName(ME_RUNNING, masterFailed, otherFailed), ME_RUNNING))
+        .isEqualTo(failedBecause(1, "Master"));
+  }
+
+  @Test
+  void podsAreGroupedByTheOperatorsLabelsOnly() {
+    Pod unlabelled =
+        new PodBuilder(pod("j-worker-1-a", "worker", 1, "Failed", 1, 0))
+            .editMetadata()
+            .withLabels(Map.of())
+            .endMetadata()
+            .build();
+    assertThat(decide(family("Never", 0), byName(ME_RUNNING, unlabelled), ME_RUNNING))
+        .isEqualTo(Verdict.UNDECIDED);
+    assertThat(ReplicaStates.byReplica("j", byName(ME_RUNNING, unlabelled)))
+        .containsOnlyKeys("j-worker-0");
   }
 }

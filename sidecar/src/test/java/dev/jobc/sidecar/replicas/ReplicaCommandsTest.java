@@ -1,7 +1,9 @@
 package dev.jobc.sidecar.replicas;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jobc.conventions.ReplicaLabels;
 import dev.jobc.conventions.TfLabels;
 import dev.jobc.sidecar.base.SidecarCommand;
 import dev.jobc.sidecar.base.Termination;
@@ -70,14 +72,23 @@ class ReplicaCommandsTest {
             "master=1",
             "--replicas",
             "worker=3");
-    ReplicaOutcome.Rules rules = replicas.settings().rules();
-    assertThat(rules.others())
-        .containsExactly(
-            Map.entry("j-master-0", "master"),
-            Map.entry("j-worker-0", "worker"),
-            Map.entry("j-worker-2", "worker"));
-    assertThat(rules.selfIndex()).isEqualTo(1);
-    assertThat(rules.watchesAll()).isFalse();
+    OutcomeSidecar.Settings settings = replicas.settings();
+    OutcomeRules rules = settings.rules();
+    assertThat(rules.types())
+        .containsOnly(
+            Map.entry("j-master-0", "Master"),
+            Map.entry("j-worker-0", "Worker"),
+            Map.entry("j-worker-1", "Worker"),
+            Map.entry("j-worker-2", "Worker"));
+    assertThat(rules.failureOrder())
+        .as("its own replica first, then the others in the order of --replicas")
+        .containsExactly("j-worker-1", "j-master-0", "j-worker-0", "j-worker-2");
+    assertThat(rules.deciders()).containsOnly("j-worker-0", "j-worker-1", "j-worker-2");
+    assertThat(settings.watchesAll()).isFalse();
+    assertThat(settings.watched())
+        .containsEntry(ReplicaLabels.OPERATOR_NAME, "jaxjob-controller")
+        .containsEntry(ReplicaLabels.REPLICA_TYPE, "worker")
+        .containsEntry(ReplicaLabels.REPLICA_INDEX, "1");
 
     assertThat(
             usageError(
@@ -107,7 +118,7 @@ class ReplicaCommandsTest {
    */
   @Test
   void aTfJobsReplicasFollowFromTheCounts() {
-    TrainingSidecar.Settings worker1 = tf("Worker:j-worker-1", "AllWorkers");
+    OutcomeSidecar.Settings worker1 = tf("Worker:j-worker-1", "AllWorkers");
     assertThat(worker1.rules().types())
         .containsOnly(
             Map.entry("j-ps-0", "PS"),
@@ -121,7 +132,7 @@ class ReplicaCommandsTest {
         .containsEntry(TfLabels.REPLICA_TYPE, "worker")
         .containsEntry(TfLabels.REPLICA_INDEX, "1");
     assertThat(tf("Worker:j-worker-0", "AllWorkers").watchesAll()).isTrue();
-    TrainingSidecar.Settings alone = tf("Worker:j-worker-0", "");
+    OutcomeSidecar.Settings alone = tf("Worker:j-worker-0", "");
     assertThat(alone.watchesAll()).isTrue();
     assertThat(alone.rules().deciders()).containsOnly("j-worker-0");
 
@@ -146,7 +157,7 @@ class ReplicaCommandsTest {
         tfArgs(self, "--replicas", "Worker=3"));
   }
 
-  private static TrainingSidecar.Settings tf(String self, String successPolicy) {
+  private static OutcomeSidecar.Settings tf(String self, String successPolicy) {
     TfJobCommand tf = new TfJobCommand(new Termination(), () -> null, ENV);
     new CommandLine(tf)
         .parseArgs(
@@ -159,5 +170,54 @@ class ReplicaCommandsTest {
                 "--replicas",
                 "Worker=3"));
     return tf.settings();
+  }
+
+  @Test
+  void theOwnTypeIsWhatLiesBetweenTheJobAndTheIndex() {
+    assertThat(ReplicasCommand.selfType("my-job", "my-job-ps-worker-12")).isEqualTo("ps-worker");
+  }
+
+  @Test
+  void theOwnIndexIsWhatFollowsTheType() {
+    assertThat(ReplicasCommand.selfIndex("my-job-worker-12")).isEqualTo(12);
+    assertThat(ReplicasCommand.selfIndex("my-job-worker-0")).isZero();
+    assertThat(ReplicasCommand.selfIndex("my-job-worker-x")).isEqualTo(-1);
+  }
+
+  /** Replica 0 of the deciding type alone watches the whole job; the others their own pods. */
+  @Test
+  void onlyReplicaZeroOfTheDecidingTypeWatchesAll() {
+    assertThat(family("my-job-worker-0", "worker").watchesAll()).isTrue();
+    assertThat(family("my-job-worker-1", "worker").watchesAll()).isFalse();
+    assertThatThrownBy(() -> family("my-job-master-0", "worker"))
+        .as("a replica of another type does not decide, and watches nothing")
+        .hasMessageStartingWith("--self must be a replica of the deciding type worker");
+    assertThat(family("my-job-master-0", "master").watchesAll()).isTrue();
+  }
+
+  /** The sidecar of {@code self} in a job {@code my-job} of a Master and two Workers. */
+  private static OutcomeSidecar.Settings family(String self, String deciding) {
+    ReplicasCommand command = new ReplicasCommand(new Termination(), () -> null, ENV);
+    new CommandLine(command)
+        .parseArgs(
+            "--kind",
+            "PyTorchJob",
+            "--operator",
+            "o",
+            "--job",
+            "my-job",
+            "--self",
+            self,
+            "--main-container",
+            "pytorch",
+            "--restart-policy",
+            "worker=Never",
+            "--decides",
+            deciding,
+            "--replicas",
+            "master=1",
+            "--replicas",
+            "worker=2");
+    return command.settings();
   }
 }

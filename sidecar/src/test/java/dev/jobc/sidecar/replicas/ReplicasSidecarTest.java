@@ -23,15 +23,17 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.api.model.batch.v1.JobBuilder;
 import io.fabric8.kubernetes.api.model.rbac.Role;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
 
 /**
  * Jobs of training-operator's family run end to end against the stand-in API, which answers 403 to
@@ -47,12 +49,12 @@ class ReplicasSidecarTest {
   ClusterApi client;
   Termination termination;
   CompletableFuture<Integer> running;
-  ReplicasSidecar sidecar;
+  OutcomeSidecar sidecar;
 
   @BeforeEach
   void start() {
     api = new ApiStandIn();
-    client = api.sidecarClient();
+    client = api.sidecarClient("replicas");
     termination = new Termination();
   }
 
@@ -151,6 +153,10 @@ class ReplicasSidecarTest {
     return b.build();
   }
 
+  /**
+   * Starts the sidecar of replica {@code self} (in pod {@code pod}) with the arguments jobc renders
+   * for it: every replica's type, lower-case, from {@code self} and {@code others}.
+   */
   private void runSidecar(
       String kind,
       String operator,
@@ -162,25 +168,41 @@ class ReplicasSidecarTest {
       boolean any,
       boolean podCarrier,
       Map<String, String> others) {
-    var settings =
-        new ReplicasSidecar.Settings(
-            ApiStandIn.NS,
-            pod,
-            kind,
-            operator,
-            "Running",
-            new ReplicaOutcome.Rules(
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--kind",
+                kind,
+                "--operator",
+                operator,
+                "--job",
                 JOB,
+                "--self",
                 self,
-                mainContainer,
-                policies,
-                6,
-                deciding,
-                any,
-                podCarrier,
-                others,
-                Set.of()));
-    sidecar = new ReplicasSidecar(client, settings, termination).observed(Eventually::changed);
+                "--main-container",
+                mainContainer));
+    new TreeMap<>(policies)
+        .forEach((type, policy) -> add(args, "--restart-policy", type + "=" + policy));
+    add(args, "--decides", deciding);
+    add(args, "--success", any ? "any" : "all");
+    add(args, "--clean-pod-policy", "Running");
+    add(args, "--carrier", podCarrier ? "pod" : "job");
+    Map<String, Integer> counts = new TreeMap<>();
+    counts.merge(deciding, 1, Integer::sum);
+    others.values().forEach(type -> counts.merge(type, 1, Integer::sum));
+    counts.forEach((type, n) -> add(args, "--replicas", type + "=" + n));
+    ReplicasCommand command =
+        new ReplicasCommand(
+            termination, () -> null, Map.of("POD_NAMESPACE", ApiStandIn.NS, "POD_NAME", pod));
+    new CommandLine(command).parseArgs(args.toArray(String[]::new));
+    OutcomeSidecar.Settings settings = command.settings();
+    assertThat(settings.rules().types().keySet())
+        .as("the replicas named as the test made them")
+        .containsExactlyInAnyOrderElementsOf(
+            java.util.stream.Stream.concat(
+                    java.util.stream.Stream.of(self), others.keySet().stream())
+                .toList());
+    sidecar = new OutcomeSidecar(client, settings, termination).observed(Eventually::changed);
     running =
         OwnThread.supply(
             () -> {
@@ -190,6 +212,20 @@ class ReplicasSidecarTest {
                 throw new IllegalStateException(e);
               }
             });
+  }
+
+  private static void add(List<String> args, String option, String value) {
+    args.add(option);
+    args.add(value);
+  }
+
+  /** Whether the Job {@code name} was failed by the sidecar ({@code activeDeadlineSeconds: 1}). */
+  private boolean failed(String name) {
+    Job job = job(name);
+    return job.getSpec() != null
+        && Long.valueOf(1).equals(job.getSpec().getActiveDeadlineSeconds())
+        && job.getMetadata().getAnnotations() != null
+        && job.getMetadata().getAnnotations().containsKey(ReplicaStates.STOPPED_BY);
   }
 
   private Job job(String name) {
@@ -244,7 +280,7 @@ class ReplicasSidecarTest {
     api.launcherEnded("dist-worker-1-abcde", "pytorch", 0);
     api.setPhase("dist-worker-1-abcde", "Succeeded");
     seen("dist-worker-1-abcde", "Succeeded");
-    assertThat(sidecar.finished()).as("a worker's success decides nothing").isFalse();
+    assertThat(sidecar.verdict().decided()).as("a worker's success decides nothing").isFalse();
 
     api.launcherEnded("dist-master-0-abcde", "pytorch", 0);
 
@@ -253,10 +289,9 @@ class ReplicasSidecarTest {
     assertThat(succeeded.getInvolvedObject().getName()).isEqualTo("dist-master-0");
     assertThat(succeeded.getInvolvedObject().getUid()).isEqualTo("dist-master-0-uid");
     Eventually.until("worker 0's Job suspended", () -> suspended("dist-worker-0"));
-    assertThat(event(ReplicasSidecar.STOPPED).getMessage())
-        .isEqualTo(
-            "cleanPodPolicy Running: stopped dist-worker-0; kept the finished dist-worker-1");
-    assertThat(suspended("dist-worker-1")).isFalse();
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
+        .isEqualTo("cleanPodPolicy Running: suspended dist-worker-0");
+    assertThat(suspended("dist-worker-1")).as("the finished worker kept as it is").isFalse();
     assertThat(suspended("dist-master-0")).isFalse();
     assertThat(jobs()).containsExactly("dist-master-0", "dist-worker-0", "dist-worker-1");
   }
@@ -285,12 +320,11 @@ class ReplicasSidecarTest {
     assertThat(event("PyTorchJobFailed").getMessage())
         .isEqualTo("PyTorchJob dist is failed because 1 Worker replica(s) failed.");
     Eventually.until(
-        "the running replicas suspended, the master last",
-        () -> suspended("dist-worker-1") && suspended("dist-master-0"));
-    assertThat(event(ReplicasSidecar.STOPPED).getMessage())
-        .isEqualTo(
-            "cleanPodPolicy Running: stopped dist-worker-1, dist-master-0; kept the finished"
-                + " dist-worker-0");
+        "the running worker suspended, the master's Job failed (so that it says what the job did)",
+        () -> suspended("dist-worker-1") && failed("dist-master-0"));
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
+        .isEqualTo("cleanPodPolicy Running: suspended dist-worker-1; failed dist-master-0");
+    assertThat(suspended("dist-worker-0")).as("the failed worker kept as it is").isFalse();
     assertThat(jobs()).hasSize(3);
   }
 
@@ -343,25 +377,29 @@ class ReplicasSidecarTest {
         others);
   }
 
+  /**
+   * Worker 0 completes the job once every Worker has succeeded; a Worker whose program exited 0
+   * while its pod still runs (its own sidecar ends after it) has finished: it is not ended, so that
+   * its pod ends Succeeded rather than at a deadline.
+   */
   @Test
-  void jaxWorkersAsPodsWorkerZeroCompletesOnceAllSucceededAndRunningPodsGetADeadline() {
+  void jaxWorkersAsPodsWorkerZeroCompletesOnceAllSucceededAndNoFinishedPodIsEnded() {
     jaxSidecar("dist-worker-0", Map.of("dist-worker-1", "worker", "dist-worker-2", "worker"));
 
     api.launcherEnded("dist-worker-1", "jax", 0);
     api.launcherEnded("dist-worker-0", "jax", 0);
     api.setPhase("dist-worker-1", "Succeeded");
     seen("dist-worker-1", "Succeeded");
-    assertThat(sidecar.finished()).as("worker 2 still runs").isFalse();
+    assertThat(sidecar.verdict().decided()).as("worker 2 still runs").isFalse();
     api.launcherEnded("dist-worker-2", "jax", 0);
 
     Event succeeded = event("JAXJobSucceeded");
     assertThat(succeeded.getMessage())
         .isEqualTo("JAXJob " + ApiStandIn.NS + "/dist successfully completed.");
     assertThat(succeeded.getInvolvedObject().getKind()).isEqualTo("Pod");
-    assertThat(event(ReplicasSidecar.STOPPED).getMessage())
-        .isEqualTo(
-            "cleanPodPolicy Running: stopped dist-worker-2; kept the finished dist-worker-1");
-    Eventually.equals("worker 2 ended by its deadline", 1L, () -> deadline("dist-worker-2"));
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
+        .isEqualTo("cleanPodPolicy Running: nothing left to stop");
+    assertThat(deadline("dist-worker-2")).as("worker 2 exited 0: not ended").isNull();
     assertThat(deadline("dist-worker-1")).isNull();
   }
 
@@ -377,7 +415,6 @@ class ReplicasSidecarTest {
 
     api.launcherEnded("dist-worker-0", "jax", 0);
     api.setPhase("dist-worker-0", "Succeeded");
-    api.launcherEnded("dist-worker-2", "jax", 0);
     api.setPhase("dist-worker-1", "Pending");
     seen("dist-worker-1", "Pending");
     assertThat(sidecar.seenPhase("dist-worker-0")).as("worker 0 is not watched").isNull();
@@ -387,10 +424,9 @@ class ReplicasSidecarTest {
     api.launcherEnded("dist-worker-1", "jax", 1);
     assertThat(event("JAXJobFailed").getMessage())
         .isEqualTo("JAXJob dist is failed because 1 Worker replica(s) failed.");
-    assertThat(event(ReplicasSidecar.STOPPED).getMessage())
-        .isEqualTo(
-            "cleanPodPolicy Running: stopped dist-worker-2, dist-worker-1;"
-                + " kept the finished dist-worker-0");
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
+        .as("worker 2 still runs, worker 1's own pod has ended, worker 0 has finished")
+        .isEqualTo("cleanPodPolicy Running: ended dist-worker-2");
     Eventually.equals("worker 2 ended by its deadline", 1L, () -> deadline("dist-worker-2"));
     assertThat(deadline("dist-worker-0")).isNull();
   }
@@ -431,7 +467,7 @@ class ReplicasSidecarTest {
             "Running"));
     // The sidecar has evaluated the first pod's 137 once it has seen the replacement.
     seen("dist-worker-0-fghij", "Running");
-    assertThat(sidecar.finished()).as("137 (SIGKILL) is retried").isFalse();
+    assertThat(sidecar.verdict().decided()).as("137 (SIGKILL) is retried").isFalse();
 
     api.launcherEnded("dist-worker-0-fghij", "xgboost", 2);
     api.setPhase("dist-worker-0-fghij", "Failed");

@@ -40,7 +40,7 @@ import picocli.CommandLine;
  * replicas' Jobs (or Pods) exist as a GitOps tool applied them, {@link JobControllerStandIn} plays
  * Kubernetes' Job controller, the test plays the kubelet, and the deciding replica's sidecar runs
  * with the arguments jobc rendered. Every assertion about what the sidecar has not done waits first
- * until it has seen the change ({@link TrainingSidecar#seenVersion}).
+ * until it has seen the change ({@link OutcomeSidecar#seenVersion}).
  */
 class TfJobSidecarTest {
   static final String JOB = "dist";
@@ -53,7 +53,7 @@ class TfJobSidecarTest {
   RenderedJob rendered;
   final List<CompletableFuture<Integer>> runs = new ArrayList<>();
   Termination termination;
-  TrainingSidecar sidecar;
+  OutcomeSidecar sidecar;
 
   @BeforeEach
   void start() {
@@ -124,8 +124,8 @@ class TfJobSidecarTest {
         .parseArgs(
             container.getArgs().subList(1, container.getArgs().size()).toArray(String[]::new));
     ClusterApi client = api.sidecarClient("tfjob");
-    TrainingSidecar s =
-        new TrainingSidecar(client, command.settings(), termination).observed(Eventually::changed);
+    OutcomeSidecar s =
+        new OutcomeSidecar(client, command.settings(), termination).observed(Eventually::changed);
     sidecar = s;
     runs.add(
         OwnThread.supply(
@@ -256,7 +256,7 @@ class TfJobSidecarTest {
     assertThat(succeeded.getInvolvedObject().getKind()).isEqualTo("Job");
     assertThat(succeeded.getInvolvedObject().getName()).isEqualTo(CHIEF);
     assertThat(succeeded.getInvolvedObject().getUid()).isEqualTo(job(CHIEF).getMetadata().getUid());
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo(
             "cleanPodPolicy None: suspended dist-ps-0, dist-ps-1; left running dist-evaluator-0");
     assertThat(suspended(job("dist-ps-0"))).isTrue();
@@ -305,7 +305,7 @@ class TfJobSidecarTest {
 
     assertThat(event("TFJobFailed").getMessage())
         .isEqualTo("TFJob team/dist has failed because 1 PS replica(s) failed.");
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo(
             "cleanPodPolicy "
                 + policy
@@ -373,7 +373,7 @@ class TfJobSidecarTest {
     exited(jobs.activePod(CHIEF), 3);
     assertThat(event("TFJobFailed").getMessage())
         .isEqualTo("TFJob team/dist has failed because 1 Chief replica(s) failed.");
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .as("its own Job fails by itself (podFailurePolicy)")
         .isEqualTo("cleanPodPolicy None: suspended dist-worker-0");
   }
@@ -509,7 +509,7 @@ class TfJobSidecarTest {
 
     assertThat(event("TFJobSucceeded").getMessage())
         .isEqualTo("TFJob team/dist successfully completed.");
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo("cleanPodPolicy None: suspended dist-ps-0");
     assertThat(suspended(job("dist-ps-0"))).isTrue();
   }
@@ -534,7 +534,7 @@ class TfJobSidecarTest {
     Event succeeded = event("TFJobSucceeded");
     assertThat(succeeded.getInvolvedObject().getKind()).isEqualTo("Pod");
     assertThat(succeeded.getInvolvedObject().getName()).isEqualTo("dist-worker-0");
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo("cleanPodPolicy All: ended dist-ps-0");
     assertThat(pod("dist-ps-0").getSpec().getActiveDeadlineSeconds()).isEqualTo(1L);
     assertThat(pod("dist-ps-0").getMetadata().getAnnotations())
@@ -582,7 +582,7 @@ class TfJobSidecarTest {
     termination.requestStop();
 
     assertThat(event("TFJobSucceeded").getInvolvedObject().getName()).isEqualTo("dist-worker-2");
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo("cleanPodPolicy All: ended dist-ps-0");
   }
 
@@ -602,7 +602,7 @@ class TfJobSidecarTest {
 
     assertThat(event("TFJobFailed").getMessage())
         .isEqualTo("TFJob team/dist has failed because 1 Worker replica(s) failed.");
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo("cleanPodPolicy All: ended dist-ps-0, dist-worker-2");
     assertThat(pod("dist-worker-0").getSpec().getActiveDeadlineSeconds()).isNull();
   }
@@ -617,7 +617,7 @@ class TfJobSidecarTest {
     ended("dist-ps-0", 137);
     assertThat(event("TFJobFailed").getMessage())
         .isEqualTo("TFJob team/dist has failed because 1 PS replica(s) failed.");
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo("cleanPodPolicy None: ended dist-chief-0");
     assertThat(pod(CHIEF).getSpec().getActiveDeadlineSeconds()).isEqualTo(1L);
   }
@@ -646,7 +646,7 @@ class TfJobSidecarTest {
     runSidecar(CHIEF);
     ended(jobs.activePod("dist-ps-0"), 1);
     jobs.sync();
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo(
             "cleanPodPolicy Running: suspended dist-worker-0, dist-worker-1; failed dist-chief-0");
     jobs.sync();
@@ -681,7 +681,7 @@ class TfJobSidecarTest {
     }
     runSidecar(CHIEF);
     exited(CHIEF, 0);
-    assertThat(event(TrainingSidecar.STOPPED).getMessage())
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
         .isEqualTo("cleanPodPolicy None: ended dist-ps-0");
     // The kubelet ends the pod at its deadline.
     api.editPod(

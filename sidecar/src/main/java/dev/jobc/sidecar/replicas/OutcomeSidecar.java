@@ -8,6 +8,7 @@ import dev.jobc.sidecar.base.Pods;
 import dev.jobc.sidecar.base.Termination;
 import dev.jobc.sidecar.client.ClusterApi;
 import dev.jobc.sidecar.replicas.OutcomeRules.Action;
+import dev.jobc.sidecar.replicas.OutcomeRules.Carrier;
 import dev.jobc.sidecar.replicas.OutcomeRules.Verdict;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectReferenceBuilder;
@@ -21,13 +22,19 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The sidecar beside a deciding replica of a job of training-operator's family (a TFJob's Chief or
- * Master, else Worker 0; with {@code successPolicy: AllWorkers} every Worker). With no operator, it
- * does what {@code UpdateJobStatus} and {@code CleanUpResources} did: it follows the job's pods
- * and, when each replica has its own Job, those Jobs, decides the outcome by the {@link
- * OutcomeRules}, records it as the operator's Event on this replica's Job (or Pod), and ends what
- * still runs ({@link ReplicaStop}) without deleting anything jobc rendered, so that a GitOps tool's
- * re-apply neither brings a replica back nor starts one again.
+ * The sidecar beside each replica that decides a job of training-operator's family: a TFJob's Chief
+ * or Master, else Worker 0, with {@code successPolicy: AllWorkers} every Worker; a PyTorchJob's,
+ * XGBoostJob's or PaddleJob's Master; else every Worker. With no operator, it does what the kind's
+ * {@code UpdateJobStatus} and {@code CleanUpResources} did: it follows the job's pods and, when its
+ * Role lets it, the replicas' Jobs, decides the outcome by the {@link OutcomeRules}, records it as
+ * the operator's Event on this replica's Job (or Pod), and ends what still runs ({@link
+ * ReplicaStop}) without deleting anything jobc rendered, so that a GitOps tool's re-apply neither
+ * brings a replica back nor starts one again.
+ *
+ * <p>The first deciding replica watches the whole job; every other one its own replica's pods (and
+ * Job) alone, so that the watch events per job grow linearly with the deciding replicas, not with
+ * their square. Such a sidecar decides its own failure as it goes, and reads the whole job once
+ * when it has decided and at its end.
  *
  * <p>A decision is seen on the watches. Every other end of this pod reaches the sidecar as SIGTERM:
  * its main container has ended (kubelet then stops native sidecars), its Job was suspended, failed
@@ -35,27 +42,30 @@ import java.util.TreeMap;
  * and, while this replica's end is not known yet, waits up to {@link #SETTLE} for it: the kubelet's
  * report of the main container can arrive after the SIGTERM.
  */
-final class TrainingSidecar {
-  /** What carries each replica's pod. */
-  enum Carrier {
-    JOB,
-    POD
-  }
-
-  /** Everything the sidecar is told. */
+final class OutcomeSidecar {
+  /**
+   * Everything the sidecar is told.
+   *
+   * @param self this replica's name
+   * @param selector what selects the whole job's pods (and Jobs)
+   * @param watched what the watches select: the whole job, or this replica alone
+   */
   record Settings(
       String namespace,
       String pod,
       String self,
-      String mainContainer,
       Map<String, String> selector,
       Map<String, String> watched,
-      Carrier carrier,
       OutcomeRules rules) {
 
     /** Whether the watches follow the whole job, not this replica's own pods and Job alone. */
     boolean watchesAll() {
       return watched.equals(selector);
+    }
+
+    /** Whether the replicas' Jobs are followed (the Role grants it), not their pods alone. */
+    boolean followsJobs() {
+      return rules.carrier() == Carrier.JOB && rules.readsJobs();
     }
   }
 
@@ -80,16 +90,16 @@ final class TrainingSidecar {
   private Verdict verdict = Verdict.UNDECIDED;
   private boolean settling;
 
-  TrainingSidecar(ClusterApi client, Settings settings, Termination termination) {
+  OutcomeSidecar(ClusterApi client, Settings settings, Termination termination) {
     this.client = client;
     this.s = settings;
     this.termination = termination;
     this.events = new JobEvents(client, s.namespace(), s.self(), s.pod());
-    this.jobsListed = s.carrier() == Carrier.POD;
+    this.jobsListed = !s.followsJobs();
   }
 
   /** Called after every evaluation of the replicas' states (tests). */
-  TrainingSidecar observed(Runnable observer) {
+  OutcomeSidecar observed(Runnable observer) {
     this.observer = observer;
     return this;
   }
@@ -99,7 +109,7 @@ final class TrainingSidecar {
     PodWatch podWatch = new PodWatch(client, s.namespace(), s.watched(), this::onPods);
     JobWatch jobWatch = null;
     try {
-      if (s.carrier() == Carrier.JOB) {
+      if (s.followsJobs()) {
         jobWatch = JobWatch.labelled(client, s.namespace(), s.watched(), this::onJobs);
       }
       termination.awaitStop();
@@ -128,8 +138,12 @@ final class TrainingSidecar {
   /** Reads the replicas' states from what the watches hold and decides, once. */
   private void evaluate() {
     if (podsListed && jobsListed && !verdict.decided()) {
-      Job own = jobs.get(s.self());
-      if (own != null) {
+      Job ownJob = jobs.get(s.self());
+      if (ownJob != null) {
+        events.owner(ownJob);
+      }
+      Pod own = pods.get(s.pod());
+      if (own != null && s.rules().carrier() == Carrier.JOB) {
         events.owner(own);
       }
       states = readStates();
@@ -143,18 +157,7 @@ final class TrainingSidecar {
   }
 
   private Map<String, ReplicaState> readStates() {
-    Map<String, ReplicaState> out = new TreeMap<>();
-    for (String replica : s.rules().types().keySet()) {
-      out.put(
-          replica,
-          s.carrier() == Carrier.JOB
-              ? ReplicaStates.ofJob(
-                  jobs.get(replica),
-                  replica.equals(s.self()) ? pods.get(s.pod()) : null,
-                  s.mainContainer())
-              : ReplicaStates.ofPod(pods.get(replica), s.mainContainer()));
-    }
-    return out;
+    return s.rules().states(s.self(), pods.get(s.pod()), pods, jobs);
   }
 
   /** Records the verdict, then ends what it asks to end; one Event says what was done. */
@@ -164,7 +167,7 @@ final class TrainingSidecar {
       readWholeJob();
       states = readStates();
     }
-    if (s.carrier() == Carrier.POD) {
+    if (s.rules().carrier() == Carrier.POD) {
       events.about(
           new ObjectReferenceBuilder()
               .withApiVersion("v1")
@@ -175,7 +178,7 @@ final class TrainingSidecar {
               .build());
     }
     events.record(JobEvents.NORMAL, verdict.reason(), verdict.message());
-    Map<String, Action> stops = s.rules().stops(verdict, states, s.carrier() == Carrier.JOB);
+    Map<String, Action> stops = s.rules().stops(verdict, states);
     ReplicaStop stop = new ReplicaStop(client, s.namespace(), s.self(), termination);
     Map<Action, List<String>> done = new LinkedHashMap<>();
     List<String> failed = new ArrayList<>();
@@ -240,14 +243,14 @@ final class TrainingSidecar {
   }
 
   /**
-   * Reads all the job's pods (and Jobs) once, in case a watch is behind or follows this replica
-   * alone; returns whether it could.
+   * Reads all the job's pods (and Jobs, when followed) once, in case a watch is behind or follows
+   * this replica alone; returns whether it could.
    */
   private boolean readWholeJob() {
     try {
       Map<String, Pod> podsNow = byName(client.listPods(s.namespace(), s.selector()));
       Map<String, Job> jobsNow =
-          s.carrier() == Carrier.JOB ? byName(client.listJobs(s.namespace(), s.selector())) : jobs;
+          s.followsJobs() ? byName(client.listJobs(s.namespace(), s.selector())) : jobs;
       if (s.watchesAll()) {
         pods = podsNow;
         jobs = jobsNow;
@@ -278,7 +281,7 @@ final class TrainingSidecar {
     Pod own = pods.get(s.pod());
     return own == null
         || own.getMetadata().getDeletionTimestamp() != null
-        || Pods.terminated(own, s.mainContainer()) == null;
+        || Pods.terminated(own, s.rules().mainContainer()) == null;
   }
 
   /** The objects the watches do not follow: those {@link Settings#watched} does not select. */
@@ -313,8 +316,14 @@ final class TrainingSidecar {
 
   /** The resource version of the pod or Job {@code name} at the last evaluation (tests). */
   synchronized String seenVersion(String name) {
-    var o = s.carrier() == Carrier.JOB && jobs.containsKey(name) ? jobs.get(name) : pods.get(name);
+    var o = jobs.containsKey(name) ? jobs.get(name) : pods.get(name);
     return o == null ? null : o.getMetadata().getResourceVersion();
+  }
+
+  /** The phase of pod {@code name} at the last evaluation, or null when it saw none (tests). */
+  synchronized String seenPhase(String name) {
+    Pod p = pods.get(name);
+    return p == null ? null : Pods.phase(p);
   }
 
   /** The outcome so far (tests). */
