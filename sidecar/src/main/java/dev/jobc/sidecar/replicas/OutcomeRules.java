@@ -236,17 +236,18 @@ record OutcomeRules(
 
   /**
    * What ends once {@code verdict} is decided, by replica in name order: nothing that has finished
-   * or is suspended; a deciding replica (this one too) still running when the job failed, and then
-   * its Job fails, so that it says what the job did; every other running replica, parameter servers
-   * above all, which never exit by themselves, except the types {@code cleanPodPolicy: None} leaves
-   * running. A Job is suspended, a bare Pod ended. With {@code All}, finished replicas stay as they
-   * are: their pods hold no resources, and what jobc rendered is not deleted.
+   * or is suspended (a replica failed by a pod its Job starts again has not finished); a deciding
+   * replica (this one too) still running when the job failed, and then its Job fails, so that it
+   * says what the job did; every other running replica, parameter servers above all, which never
+   * exit by themselves, except the types {@code cleanPodPolicy: None} leaves running. A Job is
+   * suspended, a bare Pod ended. With {@code All}, finished replicas stay as they are: their pods
+   * hold no resources, and what jobc rendered is not deleted.
    */
   Map<String, Action> stops(Verdict verdict, Map<String, ReplicaState> states) {
     boolean jobs = carrier == Carrier.JOB;
     Map<String, Action> out = new LinkedHashMap<>();
     for (String replica : new TreeMap<>(types).keySet()) {
-      if (state(states, replica).phase() != Phase.ACTIVE) {
+      if (!state(states, replica).runsOn()) {
         continue;
       }
       if (deciders.contains(replica) && verdict.kind() == Verdict.Kind.FAILED) {
@@ -262,7 +263,7 @@ record OutcomeRules(
   List<String> leftRunning(Map<String, ReplicaState> states, Map<String, Action> stops) {
     List<String> out = new ArrayList<>();
     for (String replica : new TreeMap<>(types).keySet()) {
-      if (state(states, replica).phase() == Phase.ACTIVE && !stops.containsKey(replica)) {
+      if (state(states, replica).runsOn() && !stops.containsKey(replica)) {
         out.add(replica);
       }
     }

@@ -38,6 +38,15 @@ record ReplicaState(Phase phase, String reason, int restarts) {
     return restarts == 0 ? ACTIVE : new ReplicaState(Phase.ACTIVE, null, restarts);
   }
 
+  /**
+   * Whether its carrier still runs a pod, or will: it is active, or it failed by a pod its Job
+   * starts again ({@link ReplicaStates#UNRETRIED_POD}).
+   */
+  boolean runsOn() {
+    return phase == Phase.ACTIVE
+        || (phase == Phase.FAILED && ReplicaStates.UNRETRIED_POD.equals(reason));
+  }
+
   /** Ended, for good: succeeded, failed or stopped. */
   boolean finished() {
     return phase == Phase.SUCCEEDED || phase == Phase.FAILED || phase == Phase.STOPPED;

@@ -43,6 +43,12 @@ final class ReplicaStates {
   static final String POD_FAILURE_POLICY = "PodFailurePolicy";
   static final String FAILED = "Failed";
 
+  /**
+   * A replica failed by a pod that training-operator would not have started again, while its Job
+   * starts another one: the replica still runs ({@link ReplicaState#runsOn}).
+   */
+  static final String UNRETRIED_POD = "UnretriedPod";
+
   private ReplicaStates() {}
 
   /**
@@ -64,7 +70,7 @@ final class ReplicaStates {
     }
     for (Pod p : pods) {
       if (p != own && failedForGood(p, r)) {
-        return ReplicaState.failed(FAILED);
+        return ReplicaState.failed(retriedByItsJob(p, r) ? UNRETRIED_POD : FAILED);
       }
     }
     if (own != null) {
@@ -122,13 +128,31 @@ final class ReplicaStates {
   }
 
   /**
-   * Whether a failed pod's exit code is retried under {@code ExitCode}: 128 and above, a signal, as
-   * training-operator's {@code IsRetryableExitCode} ({@code pkg/util/train/train_util.go}), and no
-   * exit code at all ({@code ReconcilePods} starts from {@code 0xbeef} when the main container has
-   * not terminated: an evicted pod, say); 0 is left to the Job, which retries it.
+   * training-operator's {@code IsRetryableExitCode} ({@code pkg/util/train/train_util.go}): 128 and
+   * above, a signal, and no exit code at all ({@code ReconcilePods} starts from {@code 0xbeef} when
+   * the main container has not terminated: an evicted pod, say). 0 is not: a failed pod whose
+   * program exited 0 (another of its containers failed) fails the job.
    */
   static boolean retryable(Integer exitCode) {
-    return exitCode == null || exitCode == 0 || exitCode >= 128;
+    return exitCode == null || exitCode >= 128;
+  }
+
+  /**
+   * Whether the replica's Job starts another pod after {@code pod} failed, where training-operator
+   * would not: under {@code OnFailure} and {@code Always} (the Job counts the failed pod against
+   * its limit), and under {@code ExitCode} for an exit code its {@code podFailurePolicy} cannot
+   * name (0). Under {@code Never} the Job's limit is 0, and under {@code ExitCode} the policy fails
+   * it on 1 to 127.
+   */
+  private static boolean retriedByItsJob(Pod pod, ReplicaRules r) {
+    return switch (r.restartPolicy()) {
+      case "Never" -> false;
+      case "ExitCode" -> {
+        Integer code = exitCode(pod, r.container());
+        yield code == null || code == 0 || code >= 128;
+      }
+      default -> true;
+    };
   }
 
   private static Integer exitCode(Pod pod, String container) {

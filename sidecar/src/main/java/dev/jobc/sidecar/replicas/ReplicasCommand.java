@@ -39,6 +39,15 @@ public final class ReplicasCommand extends SidecarCommand {
    */
   static final Set<String> RESTARTING = Set.of("OnFailure", "Always", "ExitCode");
 
+  /**
+   * Kinds whose {@code UpdateJobStatus} restarts under fewer policies: XGBoostJob's fails the job
+   * on a failed pod unless its policy is {@code ExitCode} (training-operator v1.9.0 {@code
+   * pkg/controller.v1/xgboost/xgboostjob_controller.go}), though {@code ReconcilePods} has
+   * restarted it under {@code OnFailure} and {@code Always}.
+   */
+  static final Map<String, Set<String>> RESTARTING_BY_KIND =
+      Map.of("XGBoostJob", Set.of("ExitCode"));
+
   @Option(names = "--pod", paramLabel = "NAME", description = "This pod; default: $POD_NAME.")
   String pod;
 
@@ -205,7 +214,7 @@ public final class ReplicasCommand extends SidecarCommand {
             failureOrder,
             ignored,
             Set.of(),
-            RESTARTING,
+            RESTARTING_BY_KIND.getOrDefault(kind, RESTARTING),
             cleanPodPolicy,
             backoffLimit,
             pods ? OutcomeRules.Carrier.POD : OutcomeRules.Carrier.JOB,

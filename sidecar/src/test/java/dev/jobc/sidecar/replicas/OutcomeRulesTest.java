@@ -751,4 +751,99 @@ class OutcomeRulesTest {
     assertThat(ReplicaStates.byReplica("j", byName(ME_RUNNING, unlabelled)))
         .containsOnlyKeys("j-worker-0");
   }
+
+  // Issue 36: where Kubernetes' Job controller retries what training-operator does not.
+
+  /**
+   * A failed pod whose main container exited 0 (another of its containers failed) is final under
+   * {@code ExitCode}: training-operator's {@code ReconcilePods} reads the main container's exit
+   * code, and {@code IsRetryableExitCode(0)} is false (v1.9.0 {@code pkg/util/train/train_util.go},
+   * {@code pkg/controller.v1/common/pod.go}). The Job would retry it: a {@code podFailurePolicy}
+   * cannot name exit code 0.
+   */
+  @Test
+  void underExitCodeAFailedPodWhoseProgramExited0FailsTheJob() {
+    Pod other = pod("j-worker-1-a", "worker", 1, "Failed", 0, 0);
+    OutcomeRules rules = family("ExitCode", 3);
+    Map<String, ReplicaState> states = states(rules, byName(ME_RUNNING, other), ME_RUNNING);
+    Verdict verdict = rules.decide(states);
+    assertThat(verdict).isEqualTo(failedBecause(1, "Worker"));
+    assertThat(rules.stops(verdict, states))
+        .as("the failed Worker's Job runs another pod: failed too, as it decides")
+        .containsExactly(
+            Map.entry("j-master-0", Action.SUSPEND),
+            Map.entry("j-ps-0", Action.SUSPEND),
+            Map.entry("j-worker-0", Action.FAIL),
+            Map.entry("j-worker-1", Action.FAIL));
+    Pod deleted =
+        new PodBuilder(other)
+            .editMetadata()
+            .withDeletionTimestamp("2026-01-01T00:00:00Z")
+            .endMetadata()
+            .build();
+    assertThat(decide(family("ExitCode", 3), byName(ME_RUNNING, deleted), ME_RUNNING))
+        .as("a pod being deleted was killed: its exit says nothing of the program")
+        .isEqualTo(Verdict.UNDECIDED);
+
+    // The same where the sidecar reads the replica's Job, which still runs (it retries).
+    ReplicaRules exitCode = new ReplicaRules(Carrier.JOB, true, "ExitCode", "tensorflow", 6, true);
+    Pod failed0 = pod("Never", "Failed", 0, 0);
+    assertThat(ReplicaStates.of(exitCode, job(6, 1, EXIT_CODES), List.of(failed0), null))
+        .as("failed, and its Job runs another pod: stopped once decided")
+        .isEqualTo(ReplicaState.failed(ReplicaStates.UNRETRIED_POD));
+    assertThat(ReplicaState.failed(ReplicaStates.UNRETRIED_POD).runsOn()).isTrue();
+    assertThat(ReplicaState.failed(ReplicaStates.FAILED).runsOn()).isFalse();
+    assertThat(
+            ReplicaStates.of(
+                exitCode, job(6, 1, EXIT_CODES), List.of(pod("Never", "Failed", 137, 0)), null))
+        .as("137: retried")
+        .isEqualTo(ReplicaState.ACTIVE);
+  }
+
+  /**
+   * XGBoostJob's {@code UpdateJobStatus} fails the job on a failed pod whatever its restart policy
+   * but {@code ExitCode} (v1.9.0 {@code pkg/controller.v1/xgboost/xgboostjob_controller.go}); the
+   * other kinds restart it under {@code OnFailure} and {@code Always} ({@code failed > 0 &&
+   * RestartPolicy != Never}: {@code JobRestarting}). Under {@code OnFailure} a pod fails when it is
+   * evicted, say: the Job would start another one.
+   */
+  @Test
+  void anXGBoostJobFailsOnAFailedPodUnderOnFailure() {
+    Pod evicted =
+        new PodBuilder(pod("j-worker-1-a", "worker", 1, "Failed", null, 0))
+            .editStatus()
+            .withReason("Evicted")
+            .endStatus()
+            .build();
+    for (String policy : List.of("OnFailure", "Always")) {
+      assertThat(
+              decide(
+                  family("XGBoostJob", policy, 6, false, false, Set.of()),
+                  byName(ME_RUNNING, evicted),
+                  ME_RUNNING))
+          .as("XGBoostJob, %s", policy)
+          .isEqualTo(
+              new Verdict(
+                  Verdict.Kind.FAILED,
+                  "XGBoostJobFailed",
+                  "XGBoostJob j is failed because 1 Worker replica(s) failed."));
+      assertThat(decide(family(policy, 6), byName(ME_RUNNING, evicted), ME_RUNNING))
+          .as("PyTorchJob, %s: restarted", policy)
+          .isEqualTo(Verdict.UNDECIDED);
+    }
+    assertThat(
+            decide(
+                family("XGBoostJob", "ExitCode", 6, false, false, Set.of()),
+                byName(ME_RUNNING, pod("j-worker-1-a", "worker", 1, "Failed", 137, 0)),
+                ME_RUNNING))
+        .as("XGBoostJob, ExitCode 137: restarted")
+        .isEqualTo(Verdict.UNDECIDED);
+    assertThat(
+            decide(
+                family("XGBoostJob", "OnFailure", 6, false, false, Set.of()),
+                byName(ME_RUNNING, pod("j-worker-1-a", "worker", 1, "Running", null, 3)),
+                ME_RUNNING))
+        .as("XGBoostJob, OnFailure: container restarts are no failed pod")
+        .isEqualTo(Verdict.UNDECIDED);
+  }
 }

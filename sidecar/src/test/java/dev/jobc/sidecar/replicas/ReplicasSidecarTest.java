@@ -474,4 +474,54 @@ class ReplicasSidecarTest {
     assertThat(event("XGBoostJobFailed").getMessage())
         .isEqualTo("XGBoostJob dist is failed because 1 Worker replica(s) failed.");
   }
+
+  /**
+   * Issue 36: an XGBoostJob's Worker under OnFailure whose pod the kubelet evicted (phase Failed).
+   * Its Job would start another pod, and the other kinds' operator restarts it too; XGBoostJob's
+   * {@code UpdateJobStatus} fails the job on a failed pod under every policy but ExitCode (v1.9.0
+   * {@code pkg/controller.v1/xgboost/xgboostjob_controller.go}).
+   */
+  @Test
+  void anXGBoostWorkerEvictedUnderOnFailureFailsTheJob() {
+    enforceRenderedRole(
+        "apiVersion: kubeflow.org/v1\nkind: XGBoostJob\nmetadata: {name: dist, namespace: "
+            + ApiStandIn.NS
+            + "}\nspec:\n  runPolicy: {backoffLimit: 3}\n  xgbReplicaSpecs:\n"
+            + "    Master:\n      template: {spec: {containers: [{name: xgboost, image: t}]}}\n"
+            + "    Worker:\n      restartPolicy: OnFailure\n"
+            + "      template: {spec: {containers: [{name: xgboost, image: t}]}}\n",
+        false);
+    replica("xgboostjob-controller", "master", 0, "Running", true);
+    replica("xgboostjob-controller", "worker", 0, "Running", true);
+    runSidecar(
+        "XGBoostJob",
+        "xgboostjob-controller",
+        "xgboost",
+        "dist-master-0",
+        "dist-master-0-abcde",
+        Map.of("master", "Never", "worker", "OnFailure"),
+        "master",
+        false,
+        false,
+        Map.of("dist-worker-0", "worker"));
+
+    api.editPod(
+        "dist-worker-0-abcde",
+        p ->
+            new PodBuilder(p)
+                .editStatus()
+                .withPhase("Failed")
+                .withReason("Evicted")
+                .endStatus()
+                .build());
+
+    assertThat(event("XGBoostJobFailed").getMessage())
+        .isEqualTo("XGBoostJob dist is failed because 1 Worker replica(s) failed.");
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
+        .as("the Worker's Job, which would start another pod, is suspended")
+        .isEqualTo("cleanPodPolicy Running: suspended dist-worker-0; failed dist-master-0");
+    Eventually.until(
+        "the master's Job failed, the worker's suspended",
+        () -> failed("dist-master-0") && suspended("dist-worker-0"));
+  }
 }

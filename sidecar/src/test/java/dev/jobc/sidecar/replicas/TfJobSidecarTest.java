@@ -345,6 +345,42 @@ class TfJobSidecarTest {
         .isEqualTo("TFJob team/dist has failed because 1 Worker replica(s) failed.");
   }
 
+  /**
+   * Issue 36: a Worker's pod fails under ExitCode while its tensorflow container exited 0 (another
+   * of its containers failed). training-operator reads the main container's exit code, and {@code
+   * IsRetryableExitCode(0)} is false: the job fails (v1.9.0 {@code
+   * pkg/controller.v1/common/pod.go}, {@code pkg/util/train/train_util.go}). The Job, whose {@code
+   * podFailurePolicy} cannot name exit code 0, starts another pod: the sidecar decides.
+   */
+  @Test
+  void underExitCodeAFailedPodWhoseProgramExited0FailsTheJob() {
+    run(
+        "  runPolicy: {backoffLimit: 3}\n  tfReplicaSpecs:\n    Chief:\n"
+            + TF
+            + "    Worker:\n      restartPolicy: ExitCode\n      template:\n        spec:\n"
+            + "          containers: [{name: tensorflow, image: tf}, {name: log, image: l}]\n",
+        CHIEF);
+    api.editPod(
+        jobs.activePod("dist-worker-0"),
+        p ->
+            new PodBuilder(p)
+                .editStatus()
+                .withPhase("Failed")
+                .withContainerStatuses(
+                    ApiStandIn.terminated("tensorflow", 0), ApiStandIn.terminated("log", 1))
+                .endStatus()
+                .build());
+    jobs.sync();
+    assertThat(jobs.created).as("the Job starts another pod").contains("dist-worker-0-p2");
+
+    assertThat(event("TFJobFailed").getMessage())
+        .isEqualTo("TFJob team/dist has failed because 1 Worker replica(s) failed.");
+    assertThat(event(OutcomeSidecar.STOPPED).getMessage())
+        .as("the Worker's Job, which runs another pod, is suspended too")
+        .isEqualTo("cleanPodPolicy None: suspended dist-worker-0; failed dist-chief-0");
+    assertThat(suspended(job("dist-worker-0"))).isTrue();
+  }
+
   /** A Chief with restart policy ExitCode and {@code backoffLimit: 3}, its sidecar running. */
   private void exitCodeChief() {
     run(
