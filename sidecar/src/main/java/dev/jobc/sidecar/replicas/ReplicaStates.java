@@ -138,19 +138,16 @@ final class ReplicaStates {
   }
 
   /**
-   * Whether the replica's Job starts another pod after {@code pod} failed, where training-operator
-   * would not: under {@code OnFailure} and {@code Always} (the Job counts the failed pod against
-   * its limit), and under {@code ExitCode} for an exit code its {@code podFailurePolicy} cannot
-   * name (0). Under {@code Never} the Job's limit is 0, and under {@code ExitCode} the policy fails
-   * it on 1 to 127.
+   * Whether the replica's Job starts another pod after {@code pod}, which {@link #failedForGood},
+   * where training-operator would not: under {@code OnFailure} and {@code Always} (the Job counts
+   * the failed pod against its limit), and under {@code ExitCode} for exit code 0, which its {@code
+   * podFailurePolicy} cannot name. Under {@code Never} the Job's limit is 0, and under {@code
+   * ExitCode} the policy fails it on 1 to 127.
    */
   private static boolean retriedByItsJob(Pod pod, ReplicaRules r) {
     return switch (r.restartPolicy()) {
       case "Never" -> false;
-      case "ExitCode" -> {
-        Integer code = exitCode(pod, r.container());
-        yield code == null || code == 0 || code >= 128;
-      }
+      case "ExitCode" -> Integer.valueOf(0).equals(exitCode(pod, r.container()));
       default -> true;
     };
   }
@@ -224,9 +221,9 @@ final class ReplicaStates {
 
   /**
    * A replica whose Job the sidecar does not read, from its pods: what the Job controller has
-   * concluded from them. A pod that succeeded (or whose main container exited 0) completes it;
-   * failed pods beyond the limit, or under OnFailure the restarts of its running pods reaching it,
-   * fail it.
+   * concluded from them. A pod that succeeded (or whose main container exited 0 in a pod that has
+   * not failed) completes it; failed pods beyond the limit, or under OnFailure the restarts of its
+   * running pods reaching it ({@code pastBackoffLimitOnFailure}), fail it.
    */
   static ReplicaState ofJobPods(List<Pod> pods, ReplicaRules r) {
     boolean onFailure = "OnFailure".equals(r.podRestartPolicy());
@@ -241,15 +238,13 @@ final class ReplicaStates {
       }
       if (FAILED.equals(phase)) {
         failed++;
-      } else if (active(p)) {
-        restarts += onFailure ? restarts(p) : mainRestarts(p, r.container());
+      } else if (onFailure && active(p)) {
+        restarts += restarts(p);
       }
     }
     int limit = r.jobBackoffLimit();
     boolean usedUp =
-        onFailure
-            ? failed > limit || (limit == 0 ? restarts > 0 : restarts >= limit)
-            : failed + restarts > limit;
+        failed > limit || (onFailure && (limit == 0 ? restarts > 0 : restarts >= limit));
     return usedUp ? ReplicaState.failed(BACKOFF_LIMIT_EXCEEDED) : ReplicaState.ACTIVE;
   }
 

@@ -207,6 +207,11 @@ class OutcomeRulesTest {
                 .decide(states("j-ps-0", ReplicaState.active(1)))
                 .kind())
         .isEqualTo(Verdict.Kind.FAILED);
+    assertThat(
+            rules(Set.of("j-chief-0"), Set.of(), "None", null, Carrier.POD)
+                .decide(states("j-ps-0", ReplicaState.active(100))))
+        .as("no runPolicy.backoffLimit: PastBackoffLimit is false")
+        .isEqualTo(Verdict.UNDECIDED);
   }
 
   @Test
@@ -238,6 +243,59 @@ class OutcomeRulesTest {
     Verdict succeeded = CHIEF.decide(states("j-chief-0", ReplicaState.SUCCEEDED));
     assertThat(CHIEF.stops(succeeded, states("j-chief-0", ReplicaState.SUCCEEDED)).keySet())
         .containsExactly("j-ps-0", "j-worker-0", "j-worker-1");
+  }
+
+  @Test
+  void onlySuccessAndFailureAreDecisions() {
+    assertThat(Verdict.UNDECIDED.decided()).isFalse();
+    assertThat(Verdict.SUSPENDED.decided()).isFalse();
+    assertThat(new Verdict(Verdict.Kind.SUCCEEDED, "r", "m").decided()).isTrue();
+    assertThat(new Verdict(Verdict.Kind.FAILED, "r", "m").decided()).isTrue();
+  }
+
+  /**
+   * Kubernetes' {@code matchPodFailurePolicy} for {@code onExitCodes}: a rule without a container
+   * name looks at every container, init containers too; one with a name at that container alone;
+   * none that matches, or no policy, gives no action.
+   */
+  @Test
+  void aPodFailurePolicyRuleMatchesTheExitCodesOfItsContainers() {
+    Pod initFailed =
+        new PodBuilder(pod("Never", "Running", null, 0))
+            .editStatus()
+            .addNewInitContainerStatus()
+            .withName("init")
+            .withNewState()
+            .withNewTerminated()
+            .withExitCode(3)
+            .endTerminated()
+            .endState()
+            .endInitContainerStatus()
+            .endStatus()
+            .build();
+    PodFailurePolicy anyContainer =
+        new PodFailurePolicyBuilder()
+            .addNewRule()
+            .withAction("FailJob")
+            .withNewOnExitCodes()
+            .withOperator("In")
+            .withValues(3)
+            .endOnExitCodes()
+            .endRule()
+            .build();
+    assertThat(ReplicaStates.failurePolicyAction(anyContainer, initFailed)).isEqualTo("FailJob");
+    PodFailurePolicy otherContainer =
+        new PodFailurePolicyBuilder(anyContainer)
+            .editFirstRule()
+            .editOnExitCodes()
+            .withContainerName("other")
+            .endOnExitCodes()
+            .endRule()
+            .build();
+    assertThat(ReplicaStates.failurePolicyAction(otherContainer, initFailed)).isNull();
+    assertThat(ReplicaStates.failurePolicyAction(null, initFailed)).isNull();
+    assertThat(ReplicaStates.failurePolicyAction(EXIT_CODES, pod("Never", "Running", null, 0)))
+        .isNull();
   }
 
   // What a Job or Pod says.
@@ -334,6 +392,21 @@ class OutcomeRulesTest {
         .isEqualTo(ReplicaState.active(5));
     assertThat(ofJob(job, pod("OnFailure", "Running", 0, 2), "tensorflow"))
         .isEqualTo(ReplicaState.SUCCEEDED);
+    assertThat(ofJob(job, pod("OnFailure", "Running", null, 3), "tensorflow"))
+        .as("3 restarts of 3")
+        .isEqualTo(ReplicaState.failed("BackoffLimitExceeded"));
+    assertThat(ofJob(job(2, 2, null), pod("OnFailure", "Running", null, 0), "tensorflow"))
+        .as("2 failed pods (evicted, say) of 2")
+        .isEqualTo(ReplicaState.ACTIVE);
+    assertThat(ofJob(job(2, 3, null), pod("OnFailure", "Running", null, 0), "tensorflow"))
+        .as("3 failed pods of 2")
+        .isEqualTo(ReplicaState.failed("BackoffLimitExceeded"));
+    assertThat(ofJob(job(3, 0, null), pod("OnFailure", "Unknown", null, 5), "tensorflow"))
+        .as("the restarts of a pod neither running nor pending do not count")
+        .isEqualTo(ReplicaState.ACTIVE);
+    assertThat(ofJob(job(0, 0, null), pod("OnFailure", "Running", null, 0), "tensorflow"))
+        .as("a limit of 0 and no restart yet")
+        .isEqualTo(ReplicaState.ACTIVE);
   }
 
   /** Never: the pod fails once the sidecar has exited; the Job's rules then decide. */
@@ -388,6 +461,18 @@ class OutcomeRulesTest {
     assertThat(ofJob(suspended, pod("Never", "Running", 0, 0), "tensorflow"))
         .isEqualTo(ReplicaState.SUSPENDED);
     assertThat(ofJob(null, null, "tensorflow")).isEqualTo(ReplicaState.ABSENT);
+    for (String complete : List.of("Complete", "SuccessCriteriaMet")) {
+      Job done =
+          new JobBuilder(job(6, 0, null))
+              .editStatus()
+              .addNewCondition()
+              .withType(complete)
+              .withStatus("True")
+              .endCondition()
+              .endStatus()
+              .build();
+      assertThat(ofJob(done, null, "tensorflow")).as(complete).isEqualTo(ReplicaState.SUCCEEDED);
+    }
   }
 
   @Test
@@ -410,6 +495,18 @@ class OutcomeRulesTest {
             .build();
     assertThat(ofPod(deadline, "tensorflow")).isEqualTo(ReplicaState.failed("DeadlineExceeded"));
     assertThat(ofPod(pod("Never", "Succeeded", 0, 0), "tensorflow"))
+        .isEqualTo(ReplicaState.SUCCEEDED);
+    Pod stopped =
+        new PodBuilder(deadline)
+            .editMetadata()
+            .addToAnnotations(ReplicaStates.STOPPED_BY, "j-chief-0")
+            .endMetadata()
+            .build();
+    assertThat(ofPod(stopped, "tensorflow"))
+        .as("ended by a sidecar: a consequence, not a cause")
+        .isEqualTo(ReplicaState.STOPPED);
+    assertThat(ofPod(pod("Never", "Running", 0, 0), "tensorflow"))
+        .as("its program exited 0; the pod still runs its native sidecar")
         .isEqualTo(ReplicaState.SUCCEEDED);
   }
 
@@ -798,6 +895,11 @@ class OutcomeRulesTest {
                 exitCode, job(6, 1, EXIT_CODES), List.of(pod("Never", "Failed", 137, 0)), null))
         .as("137: retried")
         .isEqualTo(ReplicaState.ACTIVE);
+    assertThat(
+            ReplicaStates.of(
+                exitCode, job(6, 1, EXIT_CODES), List.of(pod("Never", "Failed", 1, 0)), null))
+        .as("1: failed, and its Job fails too (podFailurePolicy)")
+        .isEqualTo(ReplicaState.failed(ReplicaStates.FAILED));
   }
 
   /**
@@ -844,6 +946,20 @@ class OutcomeRulesTest {
                 byName(ME_RUNNING, pod("j-worker-1-a", "worker", 1, "Running", null, 3)),
                 ME_RUNNING))
         .as("XGBoostJob, OnFailure: container restarts are no failed pod")
+        .isEqualTo(Verdict.UNDECIDED);
+  }
+
+  /**
+   * Under {@code OnFailure} the Job counts the restarts of running and pending pods alone, and a
+   * failed pod whose program exited 0 has not succeeded: the other kinds' operator starts it again.
+   */
+  @Test
+  void underOnFailureOnlyRunningPodsRestartsCountAndAFailedPodHasNotSucceeded() {
+    Pod unknown = pod("j-ps-0-a", "ps", 0, "Unknown", null, 5);
+    assertThat(decide(family("OnFailure", 2), byName(ME_RUNNING, unknown), ME_RUNNING))
+        .isEqualTo(Verdict.UNDECIDED);
+    Pod failedAfterSuccess = pod("j-worker-1-a", "worker", 1, "Failed", 0, 0);
+    assertThat(decide(family("OnFailure", 2), byName(ME_DONE, failedAfterSuccess), ME_DONE))
         .isEqualTo(Verdict.UNDECIDED);
   }
 }
