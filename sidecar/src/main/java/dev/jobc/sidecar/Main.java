@@ -1,5 +1,15 @@
 package dev.jobc.sidecar;
 
+import dev.jobc.sidecar.base.Log;
+import dev.jobc.sidecar.base.PodWatch;
+import dev.jobc.sidecar.base.Termination;
+import dev.jobc.sidecar.dgl.ReleaseCommand;
+import dev.jobc.sidecar.dgl.WaitCommand;
+import dev.jobc.sidecar.mpi.HostsCommand;
+import dev.jobc.sidecar.mpi.RunCommand;
+import dev.jobc.sidecar.mpi.ScaleWorkersCommand;
+import dev.jobc.sidecar.replicas.ReplicasCommand;
+import dev.jobc.sidecar.replicas.TfJobCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

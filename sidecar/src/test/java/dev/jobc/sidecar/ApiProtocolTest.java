@@ -3,6 +3,8 @@ package dev.jobc.sidecar;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.jobc.sidecar.base.ApiClients;
+import dev.jobc.sidecar.base.Log;
 import dev.jobc.sidecar.client.ApiConnection;
 import dev.jobc.sidecar.client.Backoff;
 import dev.jobc.sidecar.client.ClusterApi;

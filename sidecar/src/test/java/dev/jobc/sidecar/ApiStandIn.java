@@ -3,6 +3,7 @@ package dev.jobc.sidecar;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobc.sidecar.base.ApiClients;
 import dev.jobc.sidecar.client.ApiConnection;
 import dev.jobc.sidecar.client.Backoff;
 import dev.jobc.sidecar.client.ClusterApi;
@@ -61,8 +62,8 @@ import java.util.function.UnaryOperator;
  * on any change to an object the scenario {@link #rendered} (what Git holds) that the run-time rule
  * forbids ({@link GitOpsRules}).
  */
-final class ApiStandIn implements AutoCloseable {
-  static final String NS = "team";
+public final class ApiStandIn implements AutoCloseable {
+  public static final String NS = "team";
 
   private final KubernetesCrudDispatcher crud = new KubernetesCrudDispatcher(List.of());
   private final KubernetesMockServer server;
@@ -71,61 +72,61 @@ final class ApiStandIn implements AutoCloseable {
   /** What the sidecar talks to: kube-apiserver's HTTP protocol in front of the store. */
   private final ApiServerHttp http;
 
-  final AtomicBoolean down = new AtomicBoolean();
+  public final AtomicBoolean down = new AtomicBoolean();
 
   /** The sidecar's requests answered 503 while {@link #down}, as {@code METHOD path}. */
-  final List<String> refusedWhileDown = new CopyOnWriteArrayList<>();
+  public final List<String> refusedWhileDown = new CopyOnWriteArrayList<>();
 
   /** The next this many requests of the sidecar are answered 429 with {@link #retryAfter}. */
-  final AtomicInteger tooManyRequests = new AtomicInteger();
+  public final AtomicInteger tooManyRequests = new AtomicInteger();
 
   /**
    * The next this many requests of the sidecar are answered 503 with {@link #retryAfter}, as a
    * server or proxy that is briefly unavailable may (client-go rest/request.go, {@code checkWait},
    * waits out a {@code Retry-After} on a 429 and on every 5xx).
    */
-  final AtomicInteger unavailable = new AtomicInteger();
+  public final AtomicInteger unavailable = new AtomicInteger();
 
   /** The {@code Retry-After} of a 429 or a 503, in seconds. */
-  volatile int retryAfter = 1;
+  public volatile int retryAfter = 1;
 
   /** The bearer token of each request of the sidecar, in order ({@code (none)}: none). */
-  final List<String> tokens = new CopyOnWriteArrayList<>();
+  public final List<String> tokens = new CopyOnWriteArrayList<>();
 
   /** The next this many list pages asked for with a continue token are answered 410 (expired). */
-  final AtomicInteger expireContinue = new AtomicInteger();
+  public final AtomicInteger expireContinue = new AtomicInteger();
 
   /** The sidecar's lists of anything (first pages only: each is one list). */
-  final AtomicInteger allLists = new AtomicInteger();
+  public final AtomicInteger allLists = new AtomicInteger();
 
-  final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
-  final AtomicInteger lists = new AtomicInteger();
-  final AtomicInteger watchRequests = new AtomicInteger();
-  final AtomicInteger scaleFailures = new AtomicInteger();
+  public final AtomicBoolean goneOnNextWatch = new AtomicBoolean();
+  public final AtomicInteger lists = new AtomicInteger();
+  public final AtomicInteger watchRequests = new AtomicInteger();
+  public final AtomicInteger scaleFailures = new AtomicInteger();
 
   /** The sidecar's reads of a scale subresource. */
-  final AtomicInteger scaleReads = new AtomicInteger();
+  public final AtomicInteger scaleReads = new AtomicInteger();
 
   /** How long the answer to a scale patch takes (a slow API server); none by default. */
-  volatile Duration scaleDelay = Duration.ZERO;
+  public volatile Duration scaleDelay = Duration.ZERO;
 
-  final List<RecordedRequest> scalePatches = new CopyOnWriteArrayList<>();
+  public final List<RecordedRequest> scalePatches = new CopyOnWriteArrayList<>();
 
   /** The bodies of {@link #scalePatches}, in order. */
-  final List<String> scaleBodies = new CopyOnWriteArrayList<>();
+  public final List<String> scaleBodies = new CopyOnWriteArrayList<>();
 
   /**
    * The {@code scale} subresource of StatefulSets by name (the CRUD mock has none): what {@code GET
    * .../scale} answers and an apply patch sets. A name not here answers 404.
    */
-  final Map<String, Integer> scales = new ConcurrentHashMap<>();
+  public final Map<String, Integer> scales = new ConcurrentHashMap<>();
 
   /**
    * The rules of the Role jobc renders for the scenario: the sidecar's requests are checked against
    * them, as RBAC would. Without one (and without {@link #withoutRole}) every request of the
    * sidecar is refused.
    */
-  volatile RoleCheck role;
+  public volatile RoleCheck role;
 
   /** Why the test runs the sidecar with every request granted, or {@code null}. */
   private volatile String withoutRole;
@@ -133,43 +134,43 @@ final class ApiStandIn implements AutoCloseable {
   /**
    * The sidecar's requests with {@code dryRun=All}, as {@code METHOD path}: answered, not applied.
    */
-  final List<String> dryRuns = new CopyOnWriteArrayList<>();
+  public final List<String> dryRuns = new CopyOnWriteArrayList<>();
 
   /** The paths of the sidecar's pod lists (first pages and later ones), as sent. */
-  final List<String> podLists = new CopyOnWriteArrayList<>();
+  public final List<String> podLists = new CopyOnWriteArrayList<>();
 
   /** {@link #podLists}, URL-decoded. */
-  List<String> podLists() {
+  public List<String> podLists() {
     return podLists.stream()
         .map(p -> java.net.URLDecoder.decode(p, java.nio.charset.StandardCharsets.UTF_8))
         .toList();
   }
 
   /** The sidecar's requests the {@link #role} denied (answered 403). */
-  final List<String> denied = new CopyOnWriteArrayList<>();
+  public final List<String> denied = new CopyOnWriteArrayList<>();
 
   /** Every request of the sidecar: its user agent, method and path (audited at the end). */
   private final List<String[]> requests = new CopyOnWriteArrayList<>();
 
   /** Every request of the sidecar, as the command that made it and the request it is. */
-  final List<String> sidecarRequests = new CopyOnWriteArrayList<>();
+  public final List<String> sidecarRequests = new CopyOnWriteArrayList<>();
 
   /** What Git holds in this scenario, as rendered: the run-time rule is checked against it. */
   private volatile List<HasMetadata> rendered = List.of();
 
   /** Changes of the sidecar to rendered objects that the run-time rule forbids. */
-  final List<String> forbidden = new CopyOnWriteArrayList<>();
+  public final List<String> forbidden = new CopyOnWriteArrayList<>();
 
   /** The sidecar's requests that {@link SidecarApiCalls} does not list for the command. */
-  final List<String> unlisted = new CopyOnWriteArrayList<>();
+  public final List<String> unlisted = new CopyOnWriteArrayList<>();
 
   /**
    * The fields each manager set, by object ({@code group/resource/name}): JSON pointers of what its
    * writes contained, as the API server's {@code managedFields} would record them.
    */
-  final Map<String, Map<String, Set<String>>> managedFields = new ConcurrentHashMap<>();
+  public final Map<String, Map<String, Set<String>>> managedFields = new ConcurrentHashMap<>();
 
-  final KubernetesClient admin;
+  public final KubernetesClient admin;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -180,9 +181,9 @@ final class ApiStandIn implements AutoCloseable {
   private static final int ADMIN_ATTEMPTS = 3;
 
   /** Where pods live instead of the CRUD mock, or {@code null} (see {@link #withPodTable}). */
-  final PodTable podTable;
+  public final PodTable podTable;
 
-  ApiStandIn() {
+  public ApiStandIn() {
     this(null, false);
   }
 
@@ -190,7 +191,7 @@ final class ApiStandIn implements AutoCloseable {
    * A stand-in whose pods live in a {@link PodTable}: for thousands of realistic pods, which the
    * CRUD mock cannot serve in time. The stand-in's own pod changes go to the table directly.
    */
-  static ApiStandIn withPodTable() {
+  public static ApiStandIn withPodTable() {
     return withPodTable(false);
   }
 
@@ -198,7 +199,7 @@ final class ApiStandIn implements AutoCloseable {
    * {@link #withPodTable()}, served over HTTPS when {@code tls} (with the mock server's self-signed
    * certificate for {@code localhost}; see {@link #serverCertificate}).
    */
-  static ApiStandIn withPodTable(boolean tls) {
+  public static ApiStandIn withPodTable(boolean tls) {
     return new ApiStandIn(new PodTable(), tls);
   }
 
@@ -217,12 +218,12 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** The sidecar's API as it makes it, with short pauses before a watch is opened again. */
-  ClusterApi sidecarClient() {
+  public ClusterApi sidecarClient() {
     return sidecarApi(ApiClients.USER_AGENT);
   }
 
   /** The API as {@code command}'s process makes it ({@link ApiClients#userAgent}). */
-  ClusterApi sidecarClient(String command) {
+  public ClusterApi sidecarClient(String command) {
     return sidecarApi(ApiClients.userAgent(command));
   }
 
@@ -234,7 +235,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** Short pauses between an informer's attempts, so that tests of retries do not wait long. */
-  static final Backoff.Settings BACKOFF =
+  public static final Backoff.Settings BACKOFF =
       new Backoff.Settings(
           Duration.ofMillis(50), Duration.ofSeconds(1), Duration.ofMinutes(2), 2.0, 1.0);
 
@@ -242,7 +243,8 @@ final class ApiStandIn implements AutoCloseable {
    * The sidecar's connection to the stand-in, trusting its certificate when it serves HTTPS, with
    * the timeout of a request and the shortest {@code timeoutSeconds} of a watch given.
    */
-  ApiConnection connection(String userAgent, Duration requestTimeout, Duration watchTimeout) {
+  public ApiConnection connection(
+      String userAgent, Duration requestTimeout, Duration watchTimeout) {
     java.util.function.Supplier<javax.net.ssl.SSLContext> trust = null;
     if (tls()) {
       try {
@@ -266,33 +268,33 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** Watches answered and then silent, without an end: dead connections (or not, for false). */
-  void silentWatches(boolean silent) {
+  public void silentWatches(boolean silent) {
     http.silentWatches = silent;
   }
 
   /** Watches answered and ended at once, without an event (or not, for false). */
-  void endWatchesAtOnce(boolean atOnce) {
+  public void endWatchesAtOnce(boolean atOnce) {
     http.endAtOnce = atOnce;
   }
 
   /** Every list answer written one byte per {@code interval} ({@code null}: at once). */
-  void trickleLists(Duration interval) {
+  public void trickleLists(Duration interval) {
     http.trickle = interval;
   }
 
   /** WebSocket upgrades refused for want of an {@code Origin}. */
-  int refusedUpgrades() {
+  public int refusedUpgrades() {
     return http.refusedUpgrades.get();
   }
 
   /** Runs the scenario under the Role {@code role} that jobc rendered for it. */
-  ApiStandIn under(io.fabric8.kubernetes.api.model.rbac.Role role) {
+  public ApiStandIn under(io.fabric8.kubernetes.api.model.rbac.Role role) {
     this.role = RoleCheck.of(role);
     return this;
   }
 
   /** Grants the sidecar every request, for {@code reason} (which must say why no Role applies). */
-  ApiStandIn withoutRole(String reason) {
+  public ApiStandIn withoutRole(String reason) {
     if (reason == null || reason.isBlank()) {
       throw new IllegalArgumentException("say why the sidecar runs without the rendered Role");
     }
@@ -301,7 +303,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** What Git holds in this scenario: changes to these objects are checked against the rule. */
-  ApiStandIn rendered(List<HasMetadata> objects) {
+  public ApiStandIn rendered(List<HasMetadata> objects) {
     this.rendered = List.copyOf(objects);
     return this;
   }
@@ -315,12 +317,12 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** Whether the stand-in serves HTTPS. */
-  boolean tls() {
+  public boolean tls() {
     return url().startsWith("https:");
   }
 
   /** The certificate the HTTPS stand-in presents, PEM-encoded: the CA a client must trust. */
-  String serverCertificate() throws IOException {
+  public String serverCertificate() throws IOException {
     return ApiServerHttp.certificatePem();
   }
 
@@ -341,17 +343,17 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** The URL the sidecar talks to. */
-  String url() {
+  public String url() {
     return http.url();
   }
 
   /** Drops every open watch connection of the sidecar (as a load balancer or restart would). */
-  void dropWatches() {
+  public void dropWatches() {
     http.dropWatches();
   }
 
   /** The sidecar's watches open now. */
-  int openWatches() {
+  public int openWatches() {
     return http.openWatches();
   }
 
@@ -467,7 +469,7 @@ final class ApiStandIn implements AutoCloseable {
 
   // Pods.
 
-  static Pod worker(String job, int index, boolean ready, String ip) {
+  public static Pod worker(String job, int index, boolean ready, String ip) {
     return new PodBuilder()
         .withNewMetadata()
         .withName(job + "-worker-" + index)
@@ -489,12 +491,12 @@ final class ApiStandIn implements AutoCloseable {
         .build();
   }
 
-  static Pod launcher(String job) {
+  public static Pod launcher(String job) {
     return launcher(job, "Never");
   }
 
   /** The launcher pod of {@code job}'s Job with restart policy {@code policy}, Pending. */
-  static Pod launcher(String job, String policy) {
+  public static Pod launcher(String job, String policy) {
     return new PodBuilder()
         .withNewMetadata()
         .withName(job + "-launcher-abcde")
@@ -526,7 +528,7 @@ final class ApiStandIn implements AutoCloseable {
    * The pod is being deleted (evicted, preempted, drained or deleted): deleted while a finalizer
    * holds it, so that the API keeps it with its deletion timestamp, as during a graceful deletion.
    */
-  void deleting(String name) {
+  public void deleting(String name) {
     edit(
         NS,
         name,
@@ -555,7 +557,7 @@ final class ApiStandIn implements AutoCloseable {
    * far, {@code spec.suspend}, and a condition ({@code type=reason}) when {@code condition} is
    * given.
    */
-  static Job launcherJob(
+  public static Job launcherJob(
       String job, int backoffLimit, int failed, boolean suspend, String condition) {
     JobBuilder b =
         new JobBuilder()
@@ -584,7 +586,7 @@ final class ApiStandIn implements AutoCloseable {
     return b.build();
   }
 
-  void create(Job job) {
+  public void create(Job job) {
     retrying(
         () ->
             admin
@@ -597,7 +599,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** Replaces the Job's spec.suspend and status as the Job controller would. */
-  void update(Job job) {
+  public void update(Job job) {
     retrying(
         () ->
             admin
@@ -614,7 +616,7 @@ final class ApiStandIn implements AutoCloseable {
                             .build()));
   }
 
-  void create(Pod pod) {
+  public void create(Pod pod) {
     if (podTable != null) {
       podTable.put(pod);
       return;
@@ -626,11 +628,11 @@ final class ApiStandIn implements AutoCloseable {
         () -> admin.pods().inNamespace(NS).resource(pod).createOr(NonDeletingOperation::update));
   }
 
-  void setReady(String name, boolean ready) {
+  public void setReady(String name, boolean ready) {
     setReady(NS, name, ready);
   }
 
-  void setReady(String namespace, String name, boolean ready) {
+  public void setReady(String namespace, String name, boolean ready) {
     edit(
         namespace,
         name,
@@ -644,16 +646,16 @@ final class ApiStandIn implements AutoCloseable {
                 .build());
   }
 
-  void setPhase(String name, String phase) {
+  public void setPhase(String name, String phase) {
     setPhase(NS, name, phase);
   }
 
-  void setPhase(String namespace, String name, String phase) {
+  public void setPhase(String namespace, String name, String phase) {
     edit(namespace, name, p -> new PodBuilder(p).editStatus().withPhase(phase).endStatus().build());
   }
 
   /** Edits pod {@code name} as the kubelet or a controller would. */
-  void editPod(String name, UnaryOperator<Pod> change) {
+  public void editPod(String name, UnaryOperator<Pod> change) {
     edit(NS, name, change);
   }
 
@@ -676,7 +678,7 @@ final class ApiStandIn implements AutoCloseable {
    * server did apply conflicts. Every such request sets an absolute state, so running it twice is
    * harmless; the sidecar's own requests are never retried here.
    */
-  static void retrying(Runnable request) {
+  public static void retrying(Runnable request) {
     for (int attempt = 1; ; attempt++) {
       try {
         request.run();
@@ -700,7 +702,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** The status of container {@code name}: running after {@code restarts} restarts. */
-  static ContainerStatus running(String name, int restarts) {
+  public static ContainerStatus running(String name, int restarts) {
     return new ContainerStatusBuilder()
         .withName(name)
         .withRestartCount(restarts)
@@ -712,7 +714,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** The status of container {@code name}: terminated with {@code code}. */
-  static ContainerStatus terminated(String name, int code) {
+  public static ContainerStatus terminated(String name, int code) {
     return new ContainerStatusBuilder()
         .withName(name)
         .withRestartCount(0)
@@ -725,7 +727,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** {@code pod} in {@code phase} with every (main) container in the state {@code status} gives. */
-  static Pod everyContainer(
+  public static Pod everyContainer(
       Pod pod, String phase, java.util.function.Function<String, ContainerStatus> status) {
     List<ContainerStatus> statuses = new ArrayList<>();
     for (var c : pod.getSpec().getContainers()) {
@@ -740,7 +742,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** The launcher pod's main container runs (the gate has opened). */
-  void launcherRunning(String name, String container) {
+  public void launcherRunning(String name, String container) {
     edit(
         NS,
         name,
@@ -754,11 +756,11 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** The launcher pod's main container has terminated with {@code code}. */
-  void launcherEnded(String name, String container, int code) {
+  public void launcherEnded(String name, String container, int code) {
     launcherEnded(NS, name, container, code);
   }
 
-  void launcherEnded(String namespace, String name, String container, int code) {
+  public void launcherEnded(String namespace, String name, String container, int code) {
     edit(
         namespace,
         name,
@@ -770,7 +772,7 @@ final class ApiStandIn implements AutoCloseable {
                 .build());
   }
 
-  void delete(String name) {
+  public void delete(String name) {
     if (podTable != null) {
       podTable.delete(name);
       return;
@@ -996,7 +998,7 @@ final class ApiStandIn implements AutoCloseable {
   }
 
   /** A Kubernetes {@code Status} answer. */
-  static MockResponse status(int code, String reason, String message) {
+  public static MockResponse status(int code, String reason, String message) {
     return new MockResponse()
         .setResponseCode(code)
         .setBody(

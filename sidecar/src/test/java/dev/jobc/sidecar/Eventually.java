@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  * request it answers and every watch it opens or closes; {@link #watching} does at every file event
  * of the directories the sidecar writes. Nothing sleeps or polls.
  */
-final class Eventually {
-  static final Duration DEADLINE = Duration.ofSeconds(20);
+public final class Eventually {
+  public static final Duration DEADLINE = Duration.ofSeconds(20);
 
   private static final Object CHANGES = new Object();
   private static long version; // guarded by CHANGES
@@ -31,7 +31,7 @@ final class Eventually {
   private Eventually() {}
 
   /** Something a condition may read has changed: every waiter checks its condition again. */
-  static void changed() {
+  public static void changed() {
     synchronized (CHANGES) {
       version++;
       CHANGES.notifyAll();
@@ -42,7 +42,7 @@ final class Eventually {
    * Signals {@link #changed()} at each event (a file created, written, renamed into place or
    * deleted) in these directories until closed.
    */
-  static FileEvents watching(Path... directories) {
+  public static FileEvents watching(Path... directories) {
     try {
       WatchService events = directories[0].getFileSystem().newWatchService();
       for (Path d : directories) {
@@ -82,16 +82,16 @@ final class Eventually {
   }
 
   /** A directory watch of {@link #watching}; closing it ends the watch. */
-  interface FileEvents {
+  public interface FileEvents {
     void close();
   }
 
-  static void until(String what, BooleanSupplier condition) {
+  public static void until(String what, BooleanSupplier condition) {
     until(what, DEADLINE, condition);
   }
 
   /** As {@link #until(String, BooleanSupplier)}, with a deadline of its own (benchmarks). */
-  static void until(String what, Duration deadline, BooleanSupplier condition) {
+  public static void until(String what, Duration deadline, BooleanSupplier condition) {
     long end = System.nanoTime() + deadline.toNanos();
     while (true) {
       long seen = version();
@@ -107,7 +107,7 @@ final class Eventually {
   }
 
   /** Waits until {@code value} equals {@code expected}; the failure shows the last value. */
-  static <T> void equals(String what, T expected, Supplier<T> value) {
+  public static <T> void equals(String what, T expected, Supplier<T> value) {
     long end = System.nanoTime() + DEADLINE.toNanos();
     while (true) {
       long seen = version();

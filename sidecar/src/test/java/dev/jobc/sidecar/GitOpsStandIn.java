@@ -50,10 +50,10 @@ import java.util.concurrent.TimeUnit;
  * difference, as in its three-way diff); its removal of fields Git dropped is not modelled. {@link
  * #errors} lists the syncs the API server refused: the tool would report them and retry.
  */
-final class GitOpsStandIn {
-  static final String FLUX = "kustomize-controller";
-  static final String ARGO = "argocd-controller";
-  static final String JQ = "jq";
+public final class GitOpsStandIn {
+  public static final String FLUX = "kustomize-controller";
+  public static final String ARGO = "argocd-controller";
+  public static final String JQ = "jq";
 
   /** The cluster the tools write to. */
   interface Cluster {
@@ -77,21 +77,21 @@ final class GitOpsStandIn {
   private final Cluster cluster;
 
   /** Syncs that failed: the tool would report them and retry for ever. */
-  final List<String> errors = new ArrayList<>();
+  public final List<String> errors = new ArrayList<>();
 
   /** How many objects each tool wrote to after their creation, by tool. */
-  final Map<String, Integer> writes = new java.util.TreeMap<>();
+  public final Map<String, Integer> writes = new java.util.TreeMap<>();
 
-  GitOpsStandIn(Cluster cluster) {
+  public GitOpsStandIn(Cluster cluster) {
     this.cluster = cluster;
   }
 
   /** The tools against {@link ApiStandIn}'s objects. */
-  GitOpsStandIn(ApiStandIn api) {
+  public GitOpsStandIn(ApiStandIn api) {
     this(new OnApiStandIn(api));
   }
 
-  static List<JsonNode> trees(List<HasMetadata> rendered) {
+  public static List<JsonNode> trees(List<HasMetadata> rendered) {
     List<JsonNode> out = new ArrayList<>();
     for (HasMetadata o : rendered) {
       try {
@@ -103,16 +103,16 @@ final class GitOpsStandIn {
     return out;
   }
 
-  void fluxApply(List<HasMetadata> rendered) {
+  public void fluxApply(List<HasMetadata> rendered) {
     flux(trees(rendered));
   }
 
-  void argoSelfHeal(List<HasMetadata> rendered) {
+  public void argoSelfHeal(List<HasMetadata> rendered) {
     argoSync(trees(rendered), GitOpsRules.recipe(GitOpsRules.snippet(GitOpsRules.root())));
   }
 
   /** One reconciliation of kustomize-controller over {@code rendered}. */
-  void flux(List<JsonNode> rendered) {
+  public void flux(List<JsonNode> rendered) {
     List<JsonNode> toApply = new ArrayList<>();
     for (JsonNode o : rendered) {
       String ssa = o.path("metadata").path("annotations").path(GitOpsRules.FLUX_SSA).asText("");
@@ -152,7 +152,7 @@ final class GitOpsStandIn {
   }
 
   /** One Argo CD sync (as self-heal runs it) of {@code rendered} under {@code recipe}. */
-  void argoSync(List<JsonNode> rendered, GitOpsRules.Recipe recipe) {
+  public void argoSync(List<JsonNode> rendered, GitOpsRules.Recipe recipe) {
     for (JsonNode desired : rendered) {
       ObjectNode live = cluster.get(desired);
       if (live == null) {
@@ -207,7 +207,7 @@ final class GitOpsStandIn {
   }
 
   /** The entries that apply to {@code o}: group, kind, and name and namespace when given. */
-  static List<GitOpsRules.Entry> matching(List<GitOpsRules.Entry> entries, JsonNode o) {
+  public static List<GitOpsRules.Entry> matching(List<GitOpsRules.Entry> entries, JsonNode o) {
     String v = o.path("apiVersion").asText();
     String group = v.contains("/") ? v.substring(0, v.indexOf('/')) : "";
     List<GitOpsRules.Entry> out = new ArrayList<>();
@@ -224,7 +224,8 @@ final class GitOpsStandIn {
   }
 
   /** {@code o} without what {@code entries} ignore and without the {@code managed} fields. */
-  static ObjectNode normalize(JsonNode o, List<GitOpsRules.Entry> entries, Set<String> managed) {
+  public static ObjectNode normalize(
+      JsonNode o, List<GitOpsRules.Entry> entries, Set<String> managed) {
     ObjectNode out = o.deepCopy();
     out.remove("status");
     for (GitOpsRules.Entry e : entries) {
@@ -241,7 +242,7 @@ final class GitOpsStandIn {
   }
 
   /** Runs {@code program} in the real jq over {@code input}. */
-  static JsonNode jq(String program, JsonNode input) {
+  public static JsonNode jq(String program, JsonNode input) {
     try {
       Process p = new ProcessBuilder(JQ, "-c", program).redirectErrorStream(false).start();
       try (var in = p.getOutputStream()) {

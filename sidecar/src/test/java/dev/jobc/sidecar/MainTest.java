@@ -11,6 +11,7 @@ import dev.jobc.model.CompileResult;
 import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
+import dev.jobc.sidecar.base.Termination;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * 1, as on a 2-core machine. A sidecar parked on the common pool's only worker would therefore wait
  * on JDK 25 for answers that no worker is left to deliver.
  */
-final class OwnThread {
+public final class OwnThread {
   private static final Executor NEW_THREAD =
       task -> {
         Thread t = new Thread(task, "sidecar-under-test");
@@ -26,12 +26,12 @@ final class OwnThread {
   private OwnThread() {}
 
   /** {@code work}'s result, computed on a new daemon thread. */
-  static <T> CompletableFuture<T> supply(Supplier<T> work) {
+  public static <T> CompletableFuture<T> supply(Supplier<T> work) {
     return CompletableFuture.supplyAsync(work, NEW_THREAD);
   }
 
   /** {@code work}, run on a new daemon thread. */
-  static CompletableFuture<Void> run(Runnable work) {
+  public static CompletableFuture<Void> run(Runnable work) {
     return CompletableFuture.runAsync(work, NEW_THREAD);
   }
 }

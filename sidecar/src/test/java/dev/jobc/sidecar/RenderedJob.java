@@ -14,15 +14,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** What the compiler renders for a job: the objects Git holds for it, as the API reads them. */
-record RenderedJob(List<HasMetadata> objects) {
-  static final KubernetesSerialization YAML = new KubernetesSerialization();
+public record RenderedJob(List<HasMetadata> objects) {
+  public static final KubernetesSerialization YAML = new KubernetesSerialization();
 
-  RenderedJob {
+  public RenderedJob {
     objects = List.copyOf(objects);
   }
 
   /** Renders {@code yaml} with {@code options}; fails on any diagnostic. */
-  static RenderedJob of(String yaml, CompileOptions options) {
+  public static RenderedJob of(String yaml, CompileOptions options) {
     CompileResult result =
         new ManifestCompiler().compile(List.of(new Source("job.yaml", yaml)), options);
     if (!result.diagnostics().isEmpty()) {
@@ -35,7 +35,7 @@ record RenderedJob(List<HasMetadata> objects) {
     return new RenderedJob(out);
   }
 
-  static RenderedJob of(String yaml) {
+  public static RenderedJob of(String yaml) {
     return of(yaml, CompileOptions.defaults());
   }
 
@@ -43,7 +43,7 @@ record RenderedJob(List<HasMetadata> objects) {
    * A DGLJob {@code name} in namespace {@code team}, DGL-API partitioning, {@code workers} workers
    * in a StatefulSet or as bare Pods.
    */
-  static RenderedJob dgl(String name, int workers, WorkerKind kind) {
+  public static RenderedJob dgl(String name, int workers, WorkerKind kind) {
     String job =
         """
         apiVersion: qihoo.net/v1alpha1
@@ -70,7 +70,7 @@ record RenderedJob(List<HasMetadata> objects) {
   }
 
   /** The rendered object of {@code type} named {@code name}. */
-  <T extends HasMetadata> T named(Class<T> type, String name) {
+  public <T extends HasMetadata> T named(Class<T> type, String name) {
     return objects.stream()
         .filter(type::isInstance)
         .map(type::cast)
@@ -79,11 +79,11 @@ record RenderedJob(List<HasMetadata> objects) {
         .orElseThrow(() -> new AssertionError("no " + type.getSimpleName() + " " + name));
   }
 
-  Role role(String name) {
+  public Role role(String name) {
     return named(Role.class, name);
   }
 
-  <T extends HasMetadata> List<T> all(Class<T> type) {
+  public <T extends HasMetadata> List<T> all(Class<T> type) {
     return objects.stream().filter(type::isInstance).map(type::cast).toList();
   }
 }

@@ -21,16 +21,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Sidecar containers as the compiler renders them, for runs under their own limits. */
-final class RenderedSidecar {
+public final class RenderedSidecar {
   private RenderedSidecar() {}
 
   /** Every object jobc renders for {@code input}, which must compile without diagnostics. */
-  static List<HasMetadata> render(String input) {
+  public static List<HasMetadata> render(String input) {
     return render(input, CompileOptions.defaults());
   }
 
   /** As {@link #render(String)} with {@code options}. */
-  static List<HasMetadata> render(String input, CompileOptions options) {
+  public static List<HasMetadata> render(String input, CompileOptions options) {
     CompileResult result =
         new ManifestCompiler().compile(List.of(new Source("job.yaml", input)), options);
     assertThat(result.diagnostics()).isEmpty();
@@ -42,7 +42,7 @@ final class RenderedSidecar {
   }
 
   /** An MPIJob ({@code pi} in {@code team}) with {@code workers} workers. */
-  static String mpiJob(int workers) {
+  public static String mpiJob(int workers) {
     return """
         apiVersion: kubeflow.org/v2beta1
         kind: MPIJob
@@ -69,7 +69,7 @@ final class RenderedSidecar {
   }
 
   /** An elastic MPIJob {@code elastic} in the stand-in's namespace, two workers to start. */
-  static String elasticMpiJob(String apiVersion, int slots, int maxReplicas) {
+  public static String elasticMpiJob(String apiVersion, int slots, int maxReplicas) {
     return """
         apiVersion: kubeflow.org/%s
         kind: MPIJob
@@ -98,7 +98,7 @@ final class RenderedSidecar {
    * A DGLJob {@code name} in {@code team} (DGL-API, {@code workers} workers) with {@code
    * cleanPodPolicy}.
    */
-  static String dglJob(String name, int workers, String cleanPodPolicy) {
+  public static String dglJob(String name, int workers, String cleanPodPolicy) {
     return """
         apiVersion: qihoo.net/v1alpha1
         kind: DGLJob
@@ -123,7 +123,8 @@ final class RenderedSidecar {
   }
 
   /** The object of {@code type} named {@code name} among {@code objects}. */
-  static <T extends HasMetadata> T named(List<HasMetadata> objects, Class<T> type, String name) {
+  public static <T extends HasMetadata> T named(
+      List<HasMetadata> objects, Class<T> type, String name) {
     return objects.stream()
         .filter(type::isInstance)
         .map(type::cast)
@@ -133,7 +134,7 @@ final class RenderedSidecar {
   }
 
   /** The {@code run} sidecar of the launcher Job rendered for {@link #mpiJob}. */
-  static Container mpiRun(int workers) {
+  public static Container mpiRun(int workers) {
     Job launcher =
         render(mpiJob(workers)).stream()
             .filter(Job.class::isInstance)
@@ -148,7 +149,8 @@ final class RenderedSidecar {
   }
 
   /** The pod template of the JobSet's replicated Job {@code name}. */
-  static PodTemplateSpec replicatedJobTemplate(GenericKubernetesResource jobSet, String name) {
+  public static PodTemplateSpec replicatedJobTemplate(
+      GenericKubernetesResource jobSet, String name) {
     JsonNode spec = new ObjectMapper().valueToTree(jobSet.getAdditionalProperties().get("spec"));
     for (JsonNode rjob : spec.path("replicatedJobs")) {
       if (name.equals(rjob.path("name").asText())) {
@@ -159,7 +161,7 @@ final class RenderedSidecar {
     throw new AssertionError("no replicated Job " + name + " in " + jobSet.getMetadata().getName());
   }
 
-  static String javaToolOptions(Container c) {
+  public static String javaToolOptions(Container c) {
     return c.getEnv().stream()
         .filter(e -> e.getName().equals("JAVA_TOOL_OPTIONS"))
         .map(EnvVar::getValue)
@@ -168,7 +170,7 @@ final class RenderedSidecar {
   }
 
   /** {@code limits.cpu} in thousandths of a CPU. */
-  static long milliCpu(Container c) {
+  public static long milliCpu(Container c) {
     Quantity q = c.getResources().getLimits().get("cpu");
     return Quantity.getAmountInBytes(q)
         .multiply(java.math.BigDecimal.valueOf(1000))
@@ -176,7 +178,7 @@ final class RenderedSidecar {
   }
 
   /** {@code limits.memory} in bytes. */
-  static long memoryBytes(Container c) {
+  public static long memoryBytes(Container c) {
     return Quantity.getAmountInBytes(c.getResources().getLimits().get("memory")).longValueExact();
   }
 }

@@ -14,8 +14,8 @@ import java.util.List;
  * {@code metadata.name} field selector's value. A rule with {@code resourceNames} matches only
  * named requests; non-resource URLs are not granted.
  */
-record RoleCheck(List<PolicyRule> rules) {
-  static RoleCheck of(Role role) {
+public record RoleCheck(List<PolicyRule> rules) {
+  public static RoleCheck of(Role role) {
     return new RoleCheck(List.copyOf(role.getRules()));
   }
 
@@ -25,7 +25,7 @@ record RoleCheck(List<PolicyRule> rules) {
    * @param resource the plural, with {@code /subresource} when there is one
    * @param name the object's name, or {@code null} for a collection
    */
-  record Request(String verb, String group, String resource, String name) {
+  public record Request(String verb, String group, String resource, String name) {
     /** {@code group/resource}, core resources without group. */
     String groupResource() {
       return group.isEmpty() ? resource : group + "/" + resource;
@@ -90,7 +90,7 @@ record RoleCheck(List<PolicyRule> rules) {
   }
 
   /** {@code null} when a rule grants the request, else what was asked, for the test's message. */
-  String refuses(String method, String pathAndQuery) {
+  public String refuses(String method, String pathAndQuery) {
     String[] problem = new String[1];
     Request r = Request.parse(method, pathAndQuery, problem);
     if (r == null) {

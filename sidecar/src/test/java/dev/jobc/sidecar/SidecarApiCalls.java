@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.domain.JavaMethod;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.jobc.sidecar.base.SidecarCommand;
 import dev.jobc.sidecar.client.ApiConnection;
 import dev.jobc.sidecar.client.ClusterApi;
 import java.util.ArrayDeque;
@@ -71,6 +72,9 @@ final class SidecarApiCalls {
       Set.of("connection", "labelSelector", "nameSelector", "encode", "<init>");
 
   static final String PACKAGE = "dev.jobc.sidecar";
+
+  /** The API access ({@link ClusterApi} and what it is built on): calls into it are the calls. */
+  static final String CLIENT = PACKAGE + ".client";
 
   private static Map<String, Set<Call>> byCommand;
 
@@ -207,7 +211,11 @@ final class SidecarApiCalls {
     return out;
   }
 
+  /** The run-time logic: the sidecar's packages but the API access. */
   private static boolean ours(JavaClass c) {
-    return c.getPackageName().equals(PACKAGE);
+    String p = c.getPackageName();
+    return (p.equals(PACKAGE) || p.startsWith(PACKAGE + "."))
+        && !p.equals(CLIENT)
+        && !p.startsWith(CLIENT + ".");
   }
 }

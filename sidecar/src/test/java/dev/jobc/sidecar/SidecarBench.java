@@ -272,7 +272,7 @@ public final class SidecarBench {
    * condition stays first, {@link ApiStandIn#setReady} flips it), and the managed fields of the
    * StatefulSet controller and the kubelet.
    */
-  static Pod realistic(Pod worker) {
+  public static Pod realistic(Pod worker) {
     Pod pod = withSpecAndStatus(worker);
     pod.getMetadata()
         .setManagedFields(

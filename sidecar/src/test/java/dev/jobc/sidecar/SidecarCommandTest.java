@@ -2,7 +2,12 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.conventions.TfLabels;
+import dev.jobc.sidecar.base.SidecarCommand;
+import dev.jobc.sidecar.base.Termination;
+import dev.jobc.sidecar.dgl.ReleaseCommand;
+import dev.jobc.sidecar.dgl.WaitCommand;
+import dev.jobc.sidecar.mpi.RunCommand;
+import dev.jobc.sidecar.replicas.TfJobCommand;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
@@ -65,30 +70,6 @@ class SidecarCommandTest {
   }
 
   @Test
-  void optionsWinOverTheEnvAndTheEnvFillsTheRest() {
-    RunCommand run = new RunCommand(new Termination(), () -> null, ENV);
-    new CommandLine(run).parseArgs("--job", "pi", "--launcher-container", "l", "--pod", "opt-pod");
-    assertThat(run.settings().namespace()).isEqualTo("env-ns");
-    assertThat(run.settings().pod()).isEqualTo("opt-pod");
-
-    TfJobCommand tf = new TfJobCommand(new Termination(), () -> null, ENV);
-    new CommandLine(tf)
-        .parseArgs(
-            "--job",
-            "m",
-            "--self",
-            "Chief:m-chief-0",
-            "--restart-policy",
-            "Chief=Never",
-            "--replicas",
-            "Chief=1",
-            "--namespace",
-            "opt-ns");
-    assertThat(tf.settings().namespace()).isEqualTo("opt-ns");
-    assertThat(tf.settings().pod()).isEqualTo("env-pod");
-  }
-
-  @Test
   void namespaceComesFirstInEveryUsageMessage() {
     Termination t = new Termination();
     for (SidecarCommand command :
@@ -104,135 +85,5 @@ class SidecarCommandTest {
       assertThat(options.get(0)).matches(" +--namespace=NS +Default: \\$POD_NAMESPACE\\.");
       assertThat(options.get(1)).startsWith("      --pod=NAME ");
     }
-  }
-
-  /**
-   * The family's sidecar is given each type's count, not the other replicas' names (a JAXJob of
-   * 1,500 workers rendered 1,499 names into each of 1,500 pods), and names them as the operator
-   * does.
-   */
-  @Test
-  void theFamilysOtherReplicasFollowFromTheCounts() {
-    ReplicasCommand replicas = new ReplicasCommand(new Termination(), () -> null, ENV);
-    new CommandLine(replicas)
-        .parseArgs(
-            "--kind",
-            "JAXJob",
-            "--operator",
-            "jaxjob-controller",
-            "--job",
-            "j",
-            "--self",
-            "j-worker-1",
-            "--main-container",
-            "jax",
-            "--restart-policy",
-            "worker=Never",
-            "--decides",
-            "worker",
-            "--replicas",
-            "master=1",
-            "--replicas",
-            "worker=3");
-    ReplicaOutcome.Rules rules = replicas.settings().rules();
-    assertThat(rules.others())
-        .containsExactly(
-            Map.entry("j-master-0", "master"),
-            Map.entry("j-worker-0", "worker"),
-            Map.entry("j-worker-2", "worker"));
-    assertThat(rules.selfIndex()).isEqualTo(1);
-    assertThat(rules.watchesAll()).isFalse();
-
-    assertThat(
-            usageError(
-                new ReplicasCommand(new Termination(), () -> null, ENV),
-                "--kind",
-                "JAXJob",
-                "--operator",
-                "o",
-                "--job",
-                "j",
-                "--self",
-                "j-worker-3",
-                "--main-container",
-                "jax",
-                "--restart-policy",
-                "worker=Never",
-                "--decides",
-                "worker",
-                "--replicas",
-                "worker=3"))
-        .startsWith("--self j-worker-3 is not one of the replicas --replicas counts");
-  }
-
-  /**
-   * TFJob's sidecar is given each type's count too, names the replicas as the operator does, and
-   * with {@code AllWorkers} watches the whole job from Worker 0 alone, every other Worker its own.
-   */
-  @Test
-  void aTfJobsReplicasFollowFromTheCounts() {
-    TrainingSidecar.Settings worker1 = tf("Worker:j-worker-1", "AllWorkers");
-    assertThat(worker1.rules().types())
-        .containsOnly(
-            Map.entry("j-ps-0", "PS"),
-            Map.entry("j-ps-1", "PS"),
-            Map.entry("j-worker-0", "Worker"),
-            Map.entry("j-worker-1", "Worker"),
-            Map.entry("j-worker-2", "Worker"));
-    assertThat(worker1.rules().deciders()).containsOnly("j-worker-0", "j-worker-1", "j-worker-2");
-    assertThat(worker1.watchesAll()).isFalse();
-    assertThat(worker1.watched())
-        .containsEntry(TfLabels.REPLICA_TYPE, "worker")
-        .containsEntry(TfLabels.REPLICA_INDEX, "1");
-    assertThat(tf("Worker:j-worker-0", "AllWorkers").watchesAll()).isTrue();
-    TrainingSidecar.Settings alone = tf("Worker:j-worker-0", "");
-    assertThat(alone.watchesAll()).isTrue();
-    assertThat(alone.rules().deciders()).containsOnly("j-worker-0");
-
-    assertThat(tfUsageError("Worker:j-worker-3"))
-        .startsWith("--self j-worker-3 is not one of the replicas --replicas counts");
-    assertThat(tfUsageError("PS:j-worker-0"))
-        .startsWith("--self PS:j-worker-0 is a replica of type Worker");
-  }
-
-  /** TFJob {@code j}'s sidecar arguments for {@code self}, its Workers under {@code Never}. */
-  private static String[] tfArgs(String self, String... more) {
-    List<String> args =
-        new java.util.ArrayList<>(
-            List.of("--job", "j", "--self", self, "--restart-policy", "Worker=Never"));
-    args.addAll(List.of(more));
-    return args.toArray(String[]::new);
-  }
-
-  private static String tfUsageError(String self) {
-    return usageError(
-        new TfJobCommand(new Termination(), () -> null, ENV),
-        tfArgs(self, "--replicas", "Worker=3"));
-  }
-
-  private static TrainingSidecar.Settings tf(String self, String successPolicy) {
-    TfJobCommand tf = new TfJobCommand(new Termination(), () -> null, ENV);
-    new CommandLine(tf)
-        .parseArgs(
-            tfArgs(
-                self,
-                "--success-policy",
-                successPolicy,
-                "--replicas",
-                "PS=2",
-                "--replicas",
-                "Worker=3"));
-    return tf.settings();
-  }
-
-  /** The launcher pod's grace period reaches the sidecar from its arguments, before any read. */
-  @Test
-  void theRenderedGracePeriodBoundsTheCleanUpAfterSigterm() {
-    Termination t = new Termination();
-    RunCommand run = new RunCommand(t, () -> null, ENV);
-    new CommandLine(run)
-        .parseArgs("--job", "pi", "--launcher-container", "l", "--termination-grace-period", "300");
-    run.settings();
-    assertThat(t.grace()).isEqualTo(java.time.Duration.ofSeconds(295));
   }
 }

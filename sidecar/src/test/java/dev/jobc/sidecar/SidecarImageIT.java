@@ -87,6 +87,9 @@ class SidecarImageIT {
 
   static final KubernetesSerialization YAML = new KubernetesSerialization();
 
+  /** The script the launcher reads, which the sidecar keeps live. */
+  static final String DISCOVER_HOSTS = "discover_hosts.sh";
+
   /** A DGLJob in dgl-operator's GraphSAGE example's shape (DGL-API partitioning). */
   static final String DGL_JOB =
       """
@@ -194,9 +197,7 @@ class SidecarImageIT {
     String launcherContainer = launcher.getSpec().getContainers().get(0).getName();
     Map<String, String> launcherEnv = kubelet.environment(kubelet.container(launcherContainer));
     // What the launcher's container reads, through its own mounts.
-    Path script =
-        kubelet.hostPath(
-            launcherContainer, Naming.CONFIG_MOUNT + "/" + LauncherSidecar.DISCOVER_HOSTS);
+    Path script = kubelet.hostPath(launcherContainer, Naming.CONFIG_MOUNT + "/" + DISCOVER_HOSTS);
     Path hostfile =
         kubelet.hostPath(launcherContainer, launcherEnv.get("OMPI_MCA_orte_default_hostfile"));
     Path kubexec = kubelet.hostPath(launcherContainer, launcherEnv.get("OMPI_MCA_plm_rsh_agent"));
@@ -294,7 +295,7 @@ class SidecarImageIT {
     KubeletStandIn kubelet =
         new KubeletStandIn(image, dir.resolve("launcher"), launcher, List.of(config), api.url());
     String main = launcher.getSpec().getContainers().get(0).getName();
-    Path script = kubelet.hostPath(main, Naming.CONFIG_MOUNT + "/" + LiveHosts.DISCOVER_HOSTS);
+    Path script = kubelet.hostPath(main, Naming.CONFIG_MOUNT + "/" + DISCOVER_HOSTS);
     Path hostfile = kubelet.hostPath(main, Naming.CONFIG_MOUNT + "/hostfile");
     Process sidecar = start(kubelet, Naming.SIDECAR, "hosts");
 
