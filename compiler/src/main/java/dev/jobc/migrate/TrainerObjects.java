@@ -1,0 +1,196 @@
+package dev.jobc.migrate;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.jobc.diag.Code;
+import dev.jobc.diag.FieldPath;
+import dev.jobc.diag.Finding;
+import dev.jobc.diag.Quoting;
+import dev.jobc.k8s.GangScheduling;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The Trainer v2.3.0 objects a migration writes ({@code pkg/apis/trainer/v1alpha1}): the TrainJob
+ * and, when the job needs one, the TrainingRuntime {@code <job>-runtime} in its namespace.
+ */
+final class TrainerObjects {
+  static final String API_VERSION = "trainer.kubeflow.org/v1alpha1";
+
+  /** {@code constants.LabelTrainJobAncestor}, {@code AncestorTrainer}. */
+  static final String ANCESTOR = "trainer.kubeflow.org/trainjob-ancestor-step";
+
+  static final String TRAINER = "trainer";
+
+  /** {@code constants.Node}: the trainer's container and the MPI nodes' Job. */
+  static final String NODE = "node";
+
+  static final String LAUNCHER = "launcher";
+
+  /** The label Trainer's own runtimes carry ({@code manifests/base/runtimes/*.yaml}). */
+  static final String FRAMEWORK_LABEL = "trainer.kubeflow.org/framework";
+
+  /** {@code trainjob_types.go}: the TrainJob CRD's name rules. */
+  private static final Pattern RFC_1035 = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
+
+  private TrainerObjects() {}
+
+  /** The TrainingRuntime a job of this name gets of its own. */
+  static String runtimeName(String job) {
+    return job + "-runtime";
+  }
+
+  /**
+   * A pod's host name in the JobSet of TrainJob {@code job}: pod {@code index} of the single
+   * replica of replicated Job {@code rjob}, in the subdomain named as the job ({@code jobset.go
+   * IdentifyPodNetwork}).
+   */
+  static String host(String job, String rjob, int index) {
+    return job + "-" + rjob + "-0-" + index + "." + job;
+  }
+
+  /** The TrainJob CRD's rules on {@code metadata.name}, which v1 names need not meet. */
+  static List<Finding> checkName(String name) {
+    if (name != null && RFC_1035.matcher(name).matches() && name.length() <= 63) {
+      return List.of();
+    }
+    return List.of(
+        Finding.error(
+            Code.INVALID,
+            FieldPath.of("metadata", "name"),
+            "Invalid value: "
+                + Quoting.quote(String.valueOf(name))
+                + ": a TrainJob's name must be an RFC 1035 label of at most 63 characters (a"
+                + " lower-case letter first; trainjob_types.go); rename the job"));
+  }
+
+  /**
+   * The TrainJob: the v1 job's name, namespace, labels and annotations; {@code runtimeRef}; the
+   * trainer; and what {@code policy} keeps of the run policy.
+   */
+  static ObjectNode trainJob(
+      JsonNode root,
+      String namespace,
+      ObjectNode runtimeRef,
+      ObjectNode trainer,
+      JobPolicy policy) {
+    ObjectNode out = Trees.NODES.objectNode();
+    out.put("apiVersion", API_VERSION);
+    out.put("kind", "TrainJob");
+    out.set("metadata", metadata(root, root.path("metadata").path("name").asText(), namespace));
+    ObjectNode spec = out.putObject("spec");
+    spec.set("runtimeRef", runtimeRef);
+    if (!trainer.isEmpty()) {
+      spec.set("trainer", trainer);
+    }
+    if (policy.suspend() != null) {
+      spec.put("suspend", policy.suspend());
+    }
+    if (policy.activeDeadlineSeconds() != null) {
+      spec.put("activeDeadlineSeconds", policy.activeDeadlineSeconds());
+    }
+    if (policy.managedBy() != null) {
+      spec.put("managedBy", policy.managedBy());
+    }
+    return out;
+  }
+
+  /** {@code runtimeRef} to the TrainingRuntime in the TrainJob's namespace. */
+  static ObjectNode ownRuntimeRef(String job) {
+    ObjectNode ref = Trees.NODES.objectNode();
+    ref.put("name", runtimeName(job));
+    ref.put("kind", "TrainingRuntime");
+    return ref;
+  }
+
+  /** {@code runtimeRef} to a ClusterTrainingRuntime, the CRD's default kind. */
+  static ObjectNode clusterRuntimeRef(String name) {
+    ObjectNode ref = Trees.NODES.objectNode();
+    ref.put("name", name);
+    return ref;
+  }
+
+  /**
+   * The TrainingRuntime {@code <job>-runtime}: {@code mlPolicy}, the gang policy, and the JobSet
+   * template of {@code replicatedJobs} (with {@code jobSetSpec}'s other fields).
+   */
+  static ObjectNode runtime(
+      JsonNode root,
+      String namespace,
+      String framework,
+      ObjectNode mlPolicy,
+      JobPolicy policy,
+      ObjectNode jobSetSpec,
+      ArrayNode replicatedJobs) {
+    ObjectNode out = Trees.NODES.objectNode();
+    out.put("apiVersion", API_VERSION);
+    out.put("kind", "TrainingRuntime");
+    ObjectNode meta = out.putObject("metadata");
+    meta.put("name", runtimeName(root.path("metadata").path("name").asText()));
+    if (namespace != null) {
+      meta.put("namespace", namespace);
+    }
+    meta.putObject("labels").put(FRAMEWORK_LABEL, framework);
+    ObjectNode spec = out.putObject("spec");
+    spec.set("mlPolicy", mlPolicy);
+    if (policy.podGroupPolicy() != null) {
+      spec.set("podGroupPolicy", policy.podGroupPolicy());
+    }
+    ObjectNode template = spec.putObject("template");
+    if (policy.volcanoQueue() != null) {
+      // volcano.go Build: the queue is the runtime template's annotation.
+      template
+          .putObject("metadata")
+          .putObject("annotations")
+          .put(GangScheduling.QUEUE_ANNOTATION, policy.volcanoQueue());
+    }
+    ObjectNode js = jobSetSpec.deepCopy();
+    js.set("replicatedJobs", replicatedJobs);
+    template.set("spec", js);
+    return out;
+  }
+
+  /**
+   * A replicated Job of a runtime: {@code name}, the Job it waits for to be Ready ({@code
+   * readyFirst}, or {@code null}), the ancestor label when it is the trainer, the backoff limit,
+   * and the pod template.
+   */
+  static ObjectNode replicatedJob(
+      String name,
+      String readyFirst,
+      boolean trainer,
+      Integer backoffLimit,
+      ObjectNode podTemplate) {
+    ObjectNode job = Trees.NODES.objectNode();
+    job.put("name", name);
+    if (readyFirst != null) {
+      job.putArray("dependsOn").addObject().put("name", readyFirst).put("status", "Ready");
+    }
+    ObjectNode template = job.putObject("template");
+    if (trainer) {
+      template.putObject("metadata").putObject("labels").put(ANCESTOR, TRAINER);
+    }
+    ObjectNode spec = template.putObject("spec");
+    if (backoffLimit != null) {
+      spec.put("backoffLimit", backoffLimit);
+    }
+    spec.set("template", podTemplate);
+    return job;
+  }
+
+  private static ObjectNode metadata(JsonNode root, String name, String namespace) {
+    ObjectNode meta = Trees.NODES.objectNode();
+    meta.put("name", name);
+    if (namespace != null) {
+      meta.put("namespace", namespace);
+    }
+    JsonNode from = Trees.withoutNulls(root.path("metadata"));
+    for (String field : List.of("labels", "annotations")) {
+      if (from.path(field).isObject() && !from.get(field).isEmpty()) {
+        meta.set(field, from.get(field));
+      }
+    }
+    return meta;
+  }
+}
