@@ -345,12 +345,10 @@ public final class ManifestCompiler {
                             Finding.error(Code.SCHEMA, FieldPath.root(), firstLine(job.unbound()))),
                     List.of());
               }
-              // A job another controller runs (MultiKueue) migrates all the same: checked here.
-              // Render's warnings are about what render writes, not about the TrainJob.
+              // Render's warnings are about what render writes, not about the TrainJob; a job
+              // another controller runs (MultiKueue) has no checks, as in render.
               List<Finding> findings =
-                  new ArrayList<>(
-                      (job.notOurs() == null ? job.findings() : job.kind().validate(job.model()))
-                          .stream().filter(Finding::isError).toList());
+                  new ArrayList<>(job.findings().stream().filter(Finding::isError).toList());
               if (schemaError || findings.stream().anyMatch(Finding::isError)) {
                 return new Migrated(doc, findings, List.of()); // an invalid job does not migrate
               }

@@ -11,6 +11,7 @@ import dev.jobc.replica.Framework;
 import dev.jobc.replica.ReplicaJob;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -39,21 +40,25 @@ final class FamilyMigration {
     findings.addAll(source.refusals(root));
     Framework fw = job.framework();
     FieldPath specsPath = fw.replicaSpecsPath();
-    JsonNode specs = root.path("spec").path(fw.replicaSpecs());
     int nodes = job.totalReplicas();
+    findings.addAll(
+        TrainerObjects.checkJobSet(
+            job.name(), Map.of(TrainerObjects.NODE, nodes), root, job.options()));
     JobPolicy policy = JobPolicy.of(root, job.options(), nodes);
     findings.addAll(policy.findings());
 
     // Trainer v2 runs one pod template on every node of the trainer's Job.
     ReplicaJob.Replica first = null;
-    JsonNode template = null;
+    ObjectNode template = null;
     for (ReplicaJob.Replica r : job.each()) {
       FieldPath at = specsPath.key(r.key());
       findings.addAll(RestartPolicies.check(r.spec().restartPolicy(), at.child("restartPolicy")));
       if (r.count() < 1) {
         continue; // no pod runs it
       }
-      JsonNode t = Trees.withoutNulls(specs.path(r.key()).path("template"));
+      ObjectNode t = TrainerObjects.podTemplate(root, at.child("template"), findings);
+      RestartPolicies.replaceTemplatePolicy(
+          t, r.spec().restartPolicy(), at.child("template"), findings);
       if (first == null) {
         first = r;
         template = t;
@@ -66,7 +71,7 @@ final class FamilyMigration {
       return new Migration(List.of(), findings);
     }
     FieldPath templatePath = specsPath.key(first.key()).child("template");
-    ObjectNode pod = (ObjectNode) template;
+    ObjectNode pod = template;
     ObjectNode podSpec = Trees.object(pod, "spec");
     ArrayNode containers =
         podSpec.path("containers").isArray()
@@ -122,7 +127,6 @@ final class FamilyMigration {
       return new Migration(List.of(trainJob), findings);
     }
     main.put("name", TrainerObjects.NODE);
-    podSpec.put("restartPolicy", restartPolicy);
     if (policy.schedulerName() != null) {
       podSpec.put("schedulerName", policy.schedulerName());
     }
@@ -140,8 +144,13 @@ final class FamilyMigration {
     mlPolicy.put("numNodes", nodes);
     mlPolicy.set(source.name(), source.settings(others));
     ArrayNode jobs = Trees.NODES.arrayNode();
+    // As jobc render's Job per replica: Never fails at the first failed pod, the others retry up
+    // to runPolicy.backoffLimit (ReplicaJobGenerator).
+    Integer backoffLimit =
+        RestartPolicies.NEVER.equals(restartPolicy) ? Integer.valueOf(0) : policy.backoffLimit();
     jobs.add(
-        TrainerObjects.replicatedJob(TrainerObjects.NODE, null, true, policy.backoffLimit(), pod));
+        TrainerObjects.replicatedJob(
+            TrainerObjects.NODE, null, true, backoffLimit, restartPolicy, pod));
     ObjectNode runtime =
         TrainerObjects.runtime(
             root, job.namespace(), source.name(), mlPolicy, policy, Trees.NODES.objectNode(), jobs);
@@ -210,8 +219,7 @@ final class FamilyMigration {
     }
     JsonNode spec = pod.path("spec");
     for (String f : (Iterable<String>) spec::fieldNames) {
-      boolean same = f.equals("restartPolicy") && spec.get(f).asText().equals(restartPolicy);
-      if (!f.equals("containers") && !same) {
+      if (!f.equals("containers")) {
         return false;
       }
     }

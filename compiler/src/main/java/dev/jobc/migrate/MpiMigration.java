@@ -11,7 +11,9 @@ import dev.jobc.mpi.MpiJobModel;
 import dev.jobc.mpi.MpiJobPlanner;
 import dev.jobc.options.JobAnnotations;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An MPIJob {@code v2beta1} (mpi-operator v0.8) becomes a TrainJob on a TrainingRuntime {@code
@@ -54,6 +56,12 @@ final class MpiMigration {
                   + " plugin's hostfile lists every node); remove it"));
     }
     int workers = job.workerReplicas();
+    Map<String, Integer> pods = new LinkedHashMap<>();
+    if (workers > 0) {
+      pods.put(TrainerObjects.NODE, workers);
+    }
+    pods.put(TrainerObjects.LAUNCHER, 1);
+    findings.addAll(TrainerObjects.checkJobSet(job.name(), pods, root, job.options()));
     JobPolicy policy = JobPolicy.of(root, job.options(), workers + 1);
     findings.addAll(policy.findings());
     FieldPath launcherPath = job.paths().launcher();
@@ -109,7 +117,16 @@ final class MpiMigration {
     success.putArray("targetReplicatedJobs").add(TrainerObjects.LAUNCHER);
     ArrayNode jobs = Trees.NODES.arrayNode();
     if (worker != null) {
-      jobs.add(TrainerObjects.replicatedJob(TrainerObjects.NODE, null, false, null, worker));
+      // mpi-operator replaces no failed worker pod of restart policy Never.
+      String restart = job.worker().restartPolicy();
+      jobs.add(
+          TrainerObjects.replicatedJob(
+              TrainerObjects.NODE,
+              null,
+              false,
+              RestartPolicies.NEVER.equals(restart) ? Integer.valueOf(0) : null,
+              restart,
+              worker));
     }
     // WaitForWorkersReady: the launcher's Job is created once every worker is Ready, as Trainer's
     // MPI runtimes do it.
@@ -120,6 +137,7 @@ final class MpiMigration {
             wait ? TrainerObjects.NODE : null,
             true,
             policy.backoffLimit(),
+            job.launcher().restartPolicy(),
             launcher));
     ObjectNode runtime =
         TrainerObjects.runtime(root, job.namespace(), "mpi", mlPolicy, policy, jobSet, jobs);
@@ -138,8 +156,8 @@ final class MpiMigration {
   }
 
   /**
-   * A replica's pod template as written, its first container renamed {@code node}, with the
-   * replica's restart policy and the gang's scheduler.
+   * A replica's pod template as written, its first container renamed {@code node}, without its own
+   * restart policy (the replica's replaces it), with the gang's scheduler.
    */
   private static ObjectNode pod(
       JsonNode root,
@@ -147,7 +165,8 @@ final class MpiMigration {
       String restartPolicy,
       JobPolicy policy,
       List<Finding> findings) {
-    ObjectNode pod = (ObjectNode) Trees.withoutNulls(Trees.at(root, replica.child("template")));
+    ObjectNode pod = TrainerObjects.podTemplate(root, replica.child("template"), findings);
+    RestartPolicies.replaceTemplatePolicy(pod, restartPolicy, replica.child("template"), findings);
     ObjectNode spec = Trees.object(pod, "spec");
     JsonNode containers = spec.path("containers");
     for (int i = 1; i < containers.size(); i++) {
@@ -160,7 +179,6 @@ final class MpiMigration {
     if (containers.size() > 0) {
       ((ObjectNode) containers.get(0)).put("name", TrainerObjects.NODE);
     }
-    spec.put("restartPolicy", restartPolicy);
     if (policy.schedulerName() != null) {
       spec.put("schedulerName", policy.schedulerName());
     }

@@ -7,8 +7,13 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.GangScheduling;
+import dev.jobc.options.CompileOptions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
@@ -63,6 +68,42 @@ final class TrainerObjects {
                 + Quoting.quote(String.valueOf(name))
                 + ": a TrainJob's name must be an RFC 1035 label of at most 63 characters (a"
                 + " lower-case letter first; trainjob_types.go); rename the job"));
+  }
+
+  /**
+   * The JobSet webhook's name rules on the JobSet of TrainJob {@code name}, whose replicated Jobs
+   * (Indexed, one child Job each) run {@code pods} pods by name ({@code JobSetRules}), with the
+   * job's labels and options.
+   */
+  static List<Finding> checkJobSet(
+      String name, Map<String, Integer> pods, JsonNode root, CompileOptions options) {
+    List<JobSetRules.Shape> shapes = new ArrayList<>();
+    pods.forEach((job, count) -> shapes.add(new JobSetRules.Shape(job, Math.max(count, 1), true)));
+    Map<String, String> labels = new LinkedHashMap<>();
+    for (var e : root.path("metadata").path("labels").properties()) {
+      labels.put(e.getKey(), e.getValue().asText());
+    }
+    List<Finding> out = new ArrayList<>();
+    JobSetRules.check(name, shapes, shapes.size(), labels, options, out);
+    return out;
+  }
+
+  /**
+   * A pod template as written without {@code apiVersion} and {@code kind}, which the API server
+   * prunes from a template (and the runtime's schema refuses), with a warning at each, as jobc
+   * render warns of them.
+   */
+  static ObjectNode podTemplate(JsonNode root, FieldPath template, List<Finding> findings) {
+    ObjectNode pod = (ObjectNode) Trees.withoutNulls(Trees.at(root, template));
+    for (String field : List.of("apiVersion", "kind")) {
+      if (pod.remove(field) != null) {
+        findings.add(
+            Finding.warning(
+                template.child(field),
+                "left out: a pod template has no " + field + "; the API server prunes it"));
+      }
+    }
+    return pod;
   }
 
   /**
@@ -153,14 +194,16 @@ final class TrainerObjects {
 
   /**
    * A replicated Job of a runtime: {@code name}, the Job it waits for to be Ready ({@code
-   * readyFirst}, or {@code null}), the ancestor label when it is the trainer, the backoff limit,
-   * and the pod template.
+   * readyFirst}, or {@code null}), the ancestor label when it is the trainer, the backoff limit
+   * ({@code null} for Kubernetes' default), and the pod template, whose pods restart as {@code
+   * restartPolicy} says ({@link RestartPolicies}).
    */
   static ObjectNode replicatedJob(
       String name,
       String readyFirst,
       boolean trainer,
       Integer backoffLimit,
+      String restartPolicy,
       ObjectNode podTemplate) {
     ObjectNode job = Trees.NODES.objectNode();
     job.put("name", name);
@@ -175,6 +218,9 @@ final class TrainerObjects {
     if (backoffLimit != null) {
       spec.put("backoffLimit", backoffLimit);
     }
+    RestartPolicies.exitCodes(spec, restartPolicy, NODE);
+    Trees.object(podTemplate, "spec")
+        .put("restartPolicy", RestartPolicies.podPolicy(restartPolicy));
     spec.set("template", podTemplate);
     return job;
   }
