@@ -335,8 +335,8 @@ public final class ManifestCompiler {
                       .anyMatch(d -> d.isError() && d.file().equals(doc.source().name()));
               Checked job = check(doc, sorted.references(), options);
               if (job.unbound() != null) {
-                // The schema check has already said why (a value of the wrong type); without
-                // one, no golden case: a tree the schema accepts and binding refuses is a defect.
+                // The schema check has already said why (a value of the wrong type); else:
+                // no golden case: a tree the schema accepts and binding refuses is a defect.
                 return new Migrated(
                     doc,
                     schemaError

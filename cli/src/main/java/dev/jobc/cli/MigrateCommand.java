@@ -118,7 +118,10 @@ final class MigrateCommand implements Callable<Integer> {
       if (migration.result().objects().isEmpty()) {
         err.print(
             "jobc: warning: no job to migrate: the input holds no "
-                + String.join(", ", TrainJobMigration.KINDS)
+                + String.join(
+                    ", ", TrainJobMigration.KINDS.subList(0, TrainJobMigration.KINDS.size() - 1))
+                + " or "
+                + TrainJobMigration.KINDS.get(TrainJobMigration.KINDS.size() - 1)
                 + "\n");
       }
       if (output == null) {

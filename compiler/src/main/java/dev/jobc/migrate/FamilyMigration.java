@@ -36,7 +36,7 @@ final class FamilyMigration {
   private FamilyMigration() {}
 
   static Migration migrate(JsonNode root, ReplicaJob job, MlPolicySource source) {
-    List<Finding> findings = new ArrayList<>(TrainerObjects.checkName(job.name()));
+    List<Finding> findings = new ArrayList<>();
     findings.addAll(source.refusals(root));
     Framework fw = job.framework();
     FieldPath specsPath = fw.replicaSpecsPath();
@@ -185,8 +185,8 @@ final class FamilyMigration {
     String policy = r.spec().restartPolicy();
     String firstPolicy = first.spec().restartPolicy();
     if (!policy.equals(firstPolicy)
-        && RestartPolicies.check(policy, FieldPath.root()).isEmpty()
-        && RestartPolicies.check(firstPolicy, FieldPath.root()).isEmpty()) {
+        && RestartPolicies.kept(policy)
+        && RestartPolicies.kept(firstPolicy)) {
       out.add(
           Finding.error(
               Code.INVALID,

@@ -133,15 +133,14 @@ record JobPolicy(
       if (policy.has("minResources")) {
         findings.add(
             forbidden(
-                SCHEDULING.child("minResources"),
-                "Trainer v2.3.0 sums the pods' requests for the PodGroup itself"));
+                SCHEDULING.child("minResources"), "its PodGroup sums the pods' requests itself"));
       }
       if (policy.has("priorityClass")) {
         findings.add(
             forbidden(
                 SCHEDULING.child("priorityClass"),
-                "Trainer v2.3.0's PodGroup takes the pods' priorityClassName (Volcano) or none"
-                    + " (coscheduling); set priorityClassName in the templates instead"));
+                "its PodGroup takes the pods' priorityClassName (Volcano) or none (coscheduling);"
+                    + " set priorityClassName in the templates instead"));
       }
       if (volcano) {
         queue = policy.path("queue").asText(null);
@@ -156,14 +155,14 @@ record JobPolicy(
           findings.add(
               forbidden(
                   SCHEDULING.child("scheduleTimeoutSeconds"),
-                  "Trainer v2.3.0's Volcano PodGroup has no timeout (coscheduling has)"));
+                  "its Volcano PodGroup has no timeout (the coscheduling one has)"));
         }
       } else {
         if (policy.has("queue")) {
           findings.add(
               forbidden(
                   SCHEDULING.child("queue"),
-                  "Trainer v2.3.0's coscheduling PodGroup has no queue (Volcano's has)"));
+                  "its coscheduling PodGroup has no queue (the Volcano one has)"));
         }
         if (policy.has("scheduleTimeoutSeconds")) {
           source.put("scheduleTimeoutSeconds", policy.get("scheduleTimeoutSeconds").asInt());

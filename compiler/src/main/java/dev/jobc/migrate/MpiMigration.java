@@ -36,7 +36,7 @@ final class MpiMigration {
   private MpiMigration() {}
 
   static Migration migrate(JsonNode root, MpiJobModel job) {
-    List<Finding> findings = new ArrayList<>(TrainerObjects.checkName(job.name()));
+    List<Finding> findings = new ArrayList<>();
     if (!"OpenMPI".equals(job.implementation())) {
       findings.add(
           Finding.error(
@@ -64,14 +64,10 @@ final class MpiMigration {
     findings.addAll(TrainerObjects.checkJobSet(job.name(), pods, root, job.options()));
     JobPolicy policy = JobPolicy.of(root, job.options(), workers + 1);
     findings.addAll(policy.findings());
+    // mpi-operator v2beta1's restart policies (Never, OnFailure) are a JobSet pod's: the v1
+    // checks have refused any other.
     FieldPath launcherPath = job.paths().launcher();
     FieldPath workerPath = job.paths().worker();
-    findings.addAll(
-        RestartPolicies.check(job.launcher().restartPolicy(), launcherPath.child("restartPolicy")));
-    if (workers > 0) {
-      findings.addAll(
-          RestartPolicies.check(job.worker().restartPolicy(), workerPath.child("restartPolicy")));
-    }
     ObjectNode launcher = pod(root, launcherPath, job.launcher().restartPolicy(), policy, findings);
     ObjectNode worker =
         workers > 0 ? pod(root, workerPath, job.worker().restartPolicy(), policy, findings) : null;
@@ -165,6 +161,7 @@ final class MpiMigration {
       String restartPolicy,
       JobPolicy policy,
       List<Finding> findings) {
+    // no golden case: the v2beta1 schema refuses a template's apiVersion and kind.
     ObjectNode pod = TrainerObjects.podTemplate(root, replica.child("template"), findings);
     RestartPolicies.replaceTemplatePolicy(pod, restartPolicy, replica.child("template"), findings);
     ObjectNode spec = Trees.object(pod, "spec");

@@ -22,9 +22,14 @@ final class RestartPolicies {
 
   private RestartPolicies() {}
 
+  /** Whether a Job's pods can keep {@code policy}: all but {@code Always}. */
+  static boolean kept(String policy) {
+    return policy == null || !policy.equals("Always");
+  }
+
   /** No finding for a policy a Job's pods can keep; an error at {@code at} for {@code Always}. */
   static List<Finding> check(String policy, FieldPath at) {
-    if (policy == null || !policy.equals("Always")) {
+    if (kept(policy)) {
       return List.of();
     }
     return List.of(
@@ -46,12 +51,15 @@ final class RestartPolicies {
       ObjectNode pod, String replicaPolicy, FieldPath template, List<Finding> findings) {
     JsonNode own = Trees.object(pod, "spec").remove("restartPolicy");
     if (own != null && !own.asText().equals(podPolicy(replicaPolicy))) {
+      // As jobc render words it (upstream: Warning event SetPodTemplateRestartPolicy).
       findings.add(
           Finding.warning(
               template.child("spec").child("restartPolicy"),
-              "replaced by the replica's restartPolicy "
+              Quoting.quote(own.asText())
+                  + " is replaced by "
                   + Quoting.quote(replicaPolicy)
-                  + ", as the operator replaces it"));
+                  + " from "
+                  + template.parent().child("restartPolicy")));
     }
   }
 

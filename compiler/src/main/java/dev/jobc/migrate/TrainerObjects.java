@@ -3,10 +3,8 @@ package dev.jobc.migrate;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
-import dev.jobc.diag.Quoting;
 import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.GangScheduling;
 import dev.jobc.options.CompileOptions;
@@ -14,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 
 /**
  * The Trainer v2.3.0 objects a migration writes ({@code pkg/apis/trainer/v1alpha1}): the TrainJob
@@ -36,9 +33,6 @@ final class TrainerObjects {
   /** The label Trainer's own runtimes carry ({@code manifests/base/runtimes/*.yaml}). */
   static final String FRAMEWORK_LABEL = "trainer.kubeflow.org/framework";
 
-  /** {@code trainjob_types.go}: the TrainJob CRD's name rules. */
-  private static final Pattern RFC_1035 = Pattern.compile("[a-z]([-a-z0-9]*[a-z0-9])?");
-
   private TrainerObjects() {}
 
   /** The TrainingRuntime a job of this name gets of its own. */
@@ -53,21 +47,6 @@ final class TrainerObjects {
    */
   static String host(String job, String rjob, int index) {
     return job + "-" + rjob + "-0-" + index + "." + job;
-  }
-
-  /** The TrainJob CRD's rules on {@code metadata.name}, which v1 names need not meet. */
-  static List<Finding> checkName(String name) {
-    if (name != null && RFC_1035.matcher(name).matches() && name.length() <= 63) {
-      return List.of();
-    }
-    return List.of(
-        Finding.error(
-            Code.INVALID,
-            FieldPath.of("metadata", "name"),
-            "Invalid value: "
-                + Quoting.quote(String.valueOf(name))
-                + ": a TrainJob's name must be an RFC 1035 label of at most 63 characters (a"
-                + " lower-case letter first; trainjob_types.go); rename the job"));
   }
 
   /**

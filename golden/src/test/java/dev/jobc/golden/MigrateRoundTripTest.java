@@ -330,6 +330,22 @@ class MigrateRoundTripTest {
     return inScope().stream().map(dir -> DynamicTest.dynamicTest(name(dir), () -> check(dir)));
   }
 
+  /**
+   * The inputs of golden/migrate-cases that migrate (with pods to compare) round-trip too, none
+   * listed: they are written for migrate.
+   */
+  @TestFactory
+  Stream<DynamicTest> migrateCasesRoundTrip() {
+    String dir = System.getProperty("golden.migrate.dir");
+    assertThat(dir).as("golden.migrate.dir (set by golden/pom.xml)").isNotBlank();
+    return GoldenCase.discover(Path.of(dir), false, GoldenCase.MIGRATE).stream()
+        .filter(c -> c.expectation() == GoldenCase.Expectation.SUCCESS)
+        .filter(c -> !GoldenCase.read(c.dir().resolve(GoldenCase.EXPECTED)).isEmpty())
+        .filter(c -> !GoldenCase.read(c.dir().resolve(GoldenCase.EXPECTED)).contains("managedBy"))
+        .map(
+            c -> DynamicTest.dynamicTest(c.name(), () -> assertThat(roundTrip(c.dir())).isEmpty()));
+  }
+
   /** The list names cases in scope only, each with a reason. */
   @Test
   void theListNamesCasesInScope() {
