@@ -61,6 +61,7 @@ import java.util.stream.Collectors;
  */
 public final class ManifestCompiler {
   private static final FieldPath NAME = FieldPath.of("metadata", "name");
+  private static final FieldPath NAMESPACE = FieldPath.of("metadata", "namespace");
 
   private final YamlLoader loader;
   private final long runNodes;
@@ -346,9 +347,15 @@ public final class ManifestCompiler {
                     List.of());
               }
               // Render's warnings are about what render writes, not about the TrainJob; a job
-              // another controller runs (MultiKueue) has no checks, as in render.
+              // another controller runs (MultiKueue) has no checks, as in render. Nor does render's
+              // need of a namespace hold: a TrainJob's host names name none (<pod>.<subdomain>),
+              // and a job without one becomes a TrainJob without one.
               List<Finding> findings =
-                  new ArrayList<>(job.findings().stream().filter(Finding::isError).toList());
+                  new ArrayList<>(
+                      job.findings().stream()
+                          .filter(Finding::isError)
+                          .filter(f -> !(f.code() == Code.REQUIRED && f.path().equals(NAMESPACE)))
+                          .toList());
               if (schemaError || findings.stream().anyMatch(Finding::isError)) {
                 return new Migrated(doc, findings, List.of()); // an invalid job does not migrate
               }
