@@ -59,8 +59,8 @@ record JobPolicy(
     List<Finding> findings = new ArrayList<>();
     String clean = run.path("cleanPodPolicy").asText(null);
     if (clean != null && !clean.equals("Running")) {
-      // jobset_controller.go: a finished JobSet's active child Jobs are deleted (foreground), its
-      // finished pods kept: the operators' Running.
+      // jobset_controller.go: a finished JobSet's active child Jobs are deleted (foreground), with
+      // their pods; finished Jobs keep theirs: closest to the operators' Running.
       findings.add(
           Finding.error(
               Code.NOT_SUPPORTED,
@@ -68,8 +68,8 @@ record JobPolicy(
               "Unsupported value: "
                   + Quoting.quote(clean)
                   + ": Trainer v2.3.0 has no equivalent: when a TrainJob finishes, the JobSet"
-                  + " controller deletes its pods still running and keeps the finished ones, which"
-                  + " is \"Running\"; set Running or remove it"));
+                  + " controller deletes its Jobs still running, with their pods, and keeps"
+                  + " finished Jobs' pods, which is \"Running\"; set Running or remove it"));
     }
     if (run.has("ttlSecondsAfterFinished")) {
       findings.add(
@@ -143,14 +143,17 @@ record JobPolicy(
                     + " set priorityClassName in the templates instead"));
       }
       if (volcano) {
-        queue = policy.path("queue").asText(null);
-        if (queue == null) {
+        // The policy's queue, else the job's Volcano annotation (as jobc render's MPIJob reads
+        // it); an empty one names none.
+        queue = policy.path("queue").asText("");
+        if (queue.isEmpty()) {
           queue =
               root.path("metadata")
                   .path("annotations")
                   .path(GangScheduling.QUEUE_ANNOTATION)
-                  .asText(null);
+                  .asText("");
         }
+        queue = queue.isEmpty() ? null : queue;
         if (policy.has("scheduleTimeoutSeconds")) {
           findings.add(
               forbidden(

@@ -113,7 +113,7 @@ final class MpiMigration {
     success.putArray("targetReplicatedJobs").add(TrainerObjects.LAUNCHER);
     ArrayNode jobs = Trees.NODES.arrayNode();
     if (worker != null) {
-      // mpi-operator replaces no failed worker pod of restart policy Never.
+      // Never: a failed worker fails the job (mpirun has lost its rank), as the family's Never.
       String restart = job.worker().restartPolicy();
       jobs.add(
           TrainerObjects.replicatedJob(
