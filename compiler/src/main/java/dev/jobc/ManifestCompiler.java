@@ -62,6 +62,8 @@ import java.util.stream.Collectors;
 public final class ManifestCompiler {
   private static final FieldPath NAME = FieldPath.of("metadata", "name");
   private static final FieldPath NAMESPACE = FieldPath.of("metadata", "namespace");
+  private static final FieldPath QUEUE_NAME =
+      FieldPath.of("metadata", "labels").key("kueue.x-k8s.io/queue-name");
 
   private final YamlLoader loader;
   private final long runNodes;
@@ -347,14 +349,12 @@ public final class ManifestCompiler {
                     List.of());
               }
               // Render's warnings are about what render writes, not about the TrainJob; a job
-              // another controller runs (MultiKueue) has no checks, as in render. Nor does render's
-              // need of a namespace hold: a TrainJob's host names name none (<pod>.<subdomain>),
-              // and a job without one becomes a TrainJob without one.
+              // another controller runs (MultiKueue) has no checks, as in render.
               List<Finding> findings =
                   new ArrayList<>(
                       job.findings().stream()
                           .filter(Finding::isError)
-                          .filter(f -> !(f.code() == Code.REQUIRED && f.path().equals(NAMESPACE)))
+                          .filter(f -> !aboutRendersShape(f))
                           .toList());
               if (schemaError || findings.stream().anyMatch(Finding::isError)) {
                 return new Migrated(doc, findings, List.of()); // an invalid job does not migrate
@@ -405,6 +405,17 @@ public final class ManifestCompiler {
     }
     objects.sort(Ordering.ORDER);
     return new CompileResult(objects, diagnostics);
+  }
+
+  /**
+   * Whether a check's error is about the objects render writes for a v1 job rather than about the
+   * job: render needs a namespace for host names and RBAC subjects (a TrainJob's host names name
+   * none, and a job without one becomes a TrainJob without one), and a Kueue queue name for a shape
+   * Kueue admits as one Workload (a TrainJob is one; its own shape is checked by the migration).
+   */
+  private static boolean aboutRendersShape(Finding f) {
+    return f.code() == Code.REQUIRED && f.path().equals(NAMESPACE)
+        || f.code() == Code.FORBIDDEN && f.path().equals(QUEUE_NAME);
   }
 
   /** One job document: what its checks and its migration found, and the objects it became. */

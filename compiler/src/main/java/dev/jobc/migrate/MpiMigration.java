@@ -9,6 +9,7 @@ import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
 import dev.jobc.mpi.MpiJobModel;
 import dev.jobc.mpi.MpiJobPlanner;
+import dev.jobc.mpi.MpiPaths;
 import dev.jobc.options.JobAnnotations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,6 +33,9 @@ final class MpiMigration {
 
   /** mpi-operator v0.8 {@code ompiEnvVars}, and Trainer's {@code OpenMPIEnvKeyRSHArgs} value. */
   private static final String SSH_ARGS = "-o ConnectionAttempts=10";
+
+  /** mpi-operator v2beta1 {@code LauncherCreationPolicyWaitForWorkersReady}. */
+  private static final String WAIT = "WaitForWorkersReady";
 
   private MpiMigration() {}
 
@@ -64,6 +68,19 @@ final class MpiMigration {
     findings.addAll(TrainerObjects.checkJobSet(job.name(), pods, root, job.options()));
     JobPolicy policy = JobPolicy.of(root, job.options(), workers + 1);
     findings.addAll(policy.findings());
+    boolean wait = workers > 0 && WAIT.equals(job.launcherCreationPolicy());
+    if (wait && policy.podGroupPolicy() != null) {
+      // coscheduling.go, volcano.go Build: minMember counts the launcher, whose Job dependsOn
+      // creates only once the workers run, and the workers wait for the whole gang.
+      findings.add(
+          Finding.error(
+              Code.INVALID,
+              MpiPaths.SPEC.child("launcherCreationPolicy"),
+              "Invalid value: \"WaitForWorkersReady\": with gang scheduling the TrainJob never"
+                  + " starts: its PodGroup counts the launcher, which the JobSet creates only once"
+                  + " the workers are Ready, and they wait for the whole gang; remove it or the"
+                  + " gang scheduler"));
+    }
     // mpi-operator v2beta1's restart policies (Never, OnFailure) are a JobSet pod's: the v1
     // checks have refused any other.
     FieldPath launcherPath = job.paths().launcher();
@@ -126,7 +143,6 @@ final class MpiMigration {
     }
     // WaitForWorkersReady: the launcher's Job is created once every worker is Ready, as Trainer's
     // MPI runtimes do it.
-    boolean wait = worker != null && "WaitForWorkersReady".equals(job.launcherCreationPolicy());
     jobs.add(
         TrainerObjects.replicatedJob(
             TrainerObjects.LAUNCHER,
