@@ -670,20 +670,18 @@ class MigrateRoundTripTest {
 
   /** The v1 containers, the kind's main one (the family's by name, MPI's first) named node. */
   private static Map<String, JsonNode> renamed(Map<String, JsonNode> containers) {
+    String main =
+        containers.keySet().stream()
+            .filter(KIND_CONTAINERS::contains)
+            .findFirst()
+            .orElse(containers.keySet().stream().findFirst().orElse(""));
     Map<String, JsonNode> out = new LinkedHashMap<>();
-    boolean first = true;
-    for (var e : containers.entrySet()) {
-      String name = e.getKey();
-      boolean main =
-          Set.of("pytorch", "jax", "xgboost").contains(name)
-              || first
-                  && !containers.keySet().stream()
-                      .anyMatch(n -> Set.of("pytorch", "jax", "xgboost").contains(n));
-      out.put(main ? "node" : name, e.getValue());
-      first = false;
-    }
+    containers.forEach((name, c) -> out.put(name.equals(main) ? "node" : name, c));
     return out;
   }
+
+  /** The family's containers whose variables and port the operator owns. */
+  private static final Set<String> KIND_CONTAINERS = Set.of("pytorch", "jax", "xgboost");
 
   private static final Pattern HOST = Pattern.compile("[a-z0-9.-]+");
 
