@@ -20,6 +20,8 @@ import dev.jobc.load.LoadResult;
 import dev.jobc.load.NodeBudget;
 import dev.jobc.load.YamlLimits;
 import dev.jobc.load.YamlLoader;
+import dev.jobc.migrate.Migration;
+import dev.jobc.migrate.TrainJobMigration;
 import dev.jobc.model.Budget;
 import dev.jobc.model.CompileResult;
 import dev.jobc.model.OutputObject;
@@ -59,6 +61,9 @@ import java.util.stream.Collectors;
  */
 public final class ManifestCompiler {
   private static final FieldPath NAME = FieldPath.of("metadata", "name");
+  private static final FieldPath NAMESPACE = FieldPath.of("metadata", "namespace");
+  private static final FieldPath QUEUE_NAME =
+      FieldPath.of("metadata", "labels").key("kueue.x-k8s.io/queue-name");
 
   private final YamlLoader loader;
   private final long runNodes;
@@ -108,38 +113,11 @@ public final class ManifestCompiler {
   public CompileResult compile(List<Source> sources, CompileOptions options) {
     List<Diagnostic> diagnostics = new ArrayList<>();
 
-    // 1. Parse: YAML text → trees with positions, within the run's node budget.
-    List<Document> documents = new ArrayList<>();
-    for (LoadResult loaded : loadAll(sources)) {
-      documents.addAll(loaded.documents());
-      diagnostics.addAll(loaded.diagnostics());
-    }
-
-    // 2. Classify, and check job documents against their schema before binding.
-    List<Document> passThrough = new ArrayList<>();
-    List<Document> jobs = new ArrayList<>();
-    List<Document> referenced = new ArrayList<>();
-    for (Document doc : documents) {
-      switch (classify(doc, diagnostics)) {
-        case JOB -> jobs.add(doc);
-        case REFERENCED -> referenced.add(doc);
-        case PASS_THROUGH -> passThrough.add(doc);
-        case REJECTED -> {}
-      }
-    }
-    List<Document> checked = new ArrayList<>(jobs);
-    checked.addAll(referenced);
-    each(checked, doc -> schemas.validate(doc, apiVersion(doc), kindName(doc)))
-        .forEach(diagnostics::addAll);
-    // A referenced document with a schema error is not offered to the jobs: they would read it
-    // wrongly, and the error already stops the run.
-    List<Document> references =
-        referenced.stream()
-            .filter(
-                doc ->
-                    diagnostics.stream()
-                        .noneMatch(d -> d.isError() && d.file().equals(doc.source().name())))
-            .toList();
+    // 1-2. Parse, classify, and check job documents against their schema before binding.
+    Sorted sorted = parseAndSort(sources, diagnostics);
+    List<Document> passThrough = new ArrayList<>(sorted.passThrough());
+    List<Document> jobs = sorted.jobs();
+    List<Document> references = sorted.references();
 
     // 3-5. Bind, default, validate. Each value flows back only into the kind that made it.
     List<Accepted> ready = new ArrayList<>();
@@ -290,6 +268,158 @@ public final class ManifestCompiler {
     objects.sort(Ordering.ORDER);
     return new CompileResult(objects, diagnostics);
   }
+
+  /**
+   * Steps 1 and 2 of every run: parses the sources within the run's node budget, classifies each
+   * document, and checks job documents and the documents they refer to against their schema. A
+   * referenced document with a schema error is not offered to the jobs: they would read it wrongly,
+   * and the error already stops the run.
+   */
+  private Sorted parseAndSort(List<Source> sources, List<Diagnostic> diagnostics) {
+    List<Document> documents = new ArrayList<>();
+    for (LoadResult loaded : loadAll(sources)) {
+      documents.addAll(loaded.documents());
+      diagnostics.addAll(loaded.diagnostics());
+    }
+    List<Document> passThrough = new ArrayList<>();
+    List<Document> jobs = new ArrayList<>();
+    List<Document> referenced = new ArrayList<>();
+    for (Document doc : documents) {
+      switch (classify(doc, diagnostics)) {
+        case JOB -> jobs.add(doc);
+        case REFERENCED -> referenced.add(doc);
+        case PASS_THROUGH -> passThrough.add(doc);
+        case REJECTED -> {}
+      }
+    }
+    List<Document> checked = new ArrayList<>(jobs);
+    checked.addAll(referenced);
+    each(checked, doc -> schemas.validate(doc, apiVersion(doc), kindName(doc)))
+        .forEach(diagnostics::addAll);
+    List<Document> references =
+        referenced.stream()
+            .filter(
+                doc ->
+                    diagnostics.stream()
+                        .noneMatch(d -> d.isError() && d.file().equals(doc.source().name())))
+            .toList();
+    return new Sorted(jobs, references, passThrough);
+  }
+
+  /** The documents of a run after steps 1 and 2, each list in input order. */
+  private record Sorted(
+      List<Document> jobs, List<Document> references, List<Document> passThrough) {}
+
+  /**
+   * {@code jobc migrate}: every training-operator v1 job (PyTorchJob, JAXJob, XGBoostJob) and
+   * MPIJob {@code v2beta1} of the sources, checked as {@link #compile} checks it (steps 1 to 5),
+   * becomes a Kubeflow Trainer v2.3.0 TrainJob and the TrainingRuntime it needs ({@link
+   * TrainJobMigration}). A job kind Trainer has no runtime for is an error; TrainJobs, runtimes and
+   * other documents are left out. Returns the objects in output order, or every diagnostic.
+   */
+  public CompileResult migrate(List<Source> sources, CompileOptions options) {
+    List<Diagnostic> diagnostics = new ArrayList<>();
+    Sorted sorted = parseAndSort(sources, diagnostics);
+    List<Document> jobs = new ArrayList<>();
+    for (Document doc : sorted.jobs()) {
+      Finding refused = TrainJobMigration.refusal(apiVersion(doc), kindName(doc));
+      if (refused != null) {
+        diagnostics.add(locate(doc, refused));
+      } else if (!(find(kindName(doc), group(apiVersion(doc))) instanceof TrainJobKind)) {
+        jobs.add(doc);
+      }
+    }
+    List<Migrated> migrated =
+        each(
+            jobs,
+            doc -> {
+              boolean schemaError =
+                  diagnostics.stream()
+                      .anyMatch(d -> d.isError() && d.file().equals(doc.source().name()));
+              Checked job = check(doc, sorted.references(), options);
+              if (job.unbound() != null) {
+                // The schema check has already said why (a value of the wrong type); else:
+                // no golden case: a tree the schema accepts and binding refuses is a defect.
+                return new Migrated(
+                    doc,
+                    schemaError
+                        ? List.of()
+                        : List.of(
+                            Finding.error(Code.SCHEMA, FieldPath.root(), firstLine(job.unbound()))),
+                    List.of());
+              }
+              // Render's warnings are about what render writes, not about the TrainJob; a job
+              // another controller runs (MultiKueue) has no checks, as in render.
+              List<Finding> findings =
+                  new ArrayList<>(
+                      job.findings().stream()
+                          .filter(Finding::isError)
+                          .filter(f -> !aboutRendersShape(f))
+                          .toList());
+              if (schemaError || findings.stream().anyMatch(Finding::isError)) {
+                return new Migrated(doc, findings, List.of()); // an invalid job does not migrate
+              }
+              Migration m = TrainJobMigration.of(doc.root(), job.model());
+              findings.addAll(m.findings());
+              return new Migrated(doc, findings, m.objects());
+            });
+    List<OutputObject> objects = new ArrayList<>();
+    Map<String, Document> seen = new HashMap<>();
+    for (Migrated m : migrated) {
+      m.findings().forEach(f -> diagnostics.add(locate(m.doc(), f)));
+      Position at = m.doc().positions().at(NAME);
+      for (ObjectNode tree : m.objects()) {
+        JsonNode meta = tree.path("metadata");
+        OutputObject o =
+            new OutputObject(
+                tree.path("apiVersion").asText(),
+                tree.path("kind").asText(),
+                meta.path("namespace").asText(""),
+                meta.path("name").asText(),
+                writer.write(tree, true),
+                new OutputObject.Origin(m.doc().source().name(), at.line(), at.column()));
+        Document first = seen.putIfAbsent(o.kind() + "/" + o.namespace() + "/" + o.name(), m.doc());
+        if (first != null) {
+          diagnostics.add(
+              locate(
+                  m.doc(),
+                  Finding.error(
+                      Code.DUPLICATE,
+                      NAME,
+                      "Duplicate value: "
+                          + o.kind()
+                          + " "
+                          + (o.namespace().isEmpty() ? "" : o.namespace() + "/")
+                          + o.name()
+                          + " is also migrated from the document at "
+                          + Quoting.fileName(first.source().name())
+                          + ":"
+                          + first.positions().documentStart().line())));
+        }
+        objects.add(o);
+      }
+    }
+    sortDistinct(diagnostics);
+    if (diagnostics.stream().anyMatch(Diagnostic::isError)) {
+      return new CompileResult(List.of(), diagnostics);
+    }
+    objects.sort(Ordering.ORDER);
+    return new CompileResult(objects, diagnostics);
+  }
+
+  /**
+   * Whether a check's error is about the objects render writes for a v1 job rather than about the
+   * job: render needs a namespace for host names and RBAC subjects (a TrainJob's host names name
+   * none, and a job without one becomes a TrainJob without one), and a Kueue queue name for a shape
+   * Kueue admits as one Workload (a TrainJob is one; its own shape is checked by the migration).
+   */
+  private static boolean aboutRendersShape(Finding f) {
+    return f.code() == Code.REQUIRED && f.path().equals(NAMESPACE)
+        || f.code() == Code.FORBIDDEN && f.path().equals(QUEUE_NAME);
+  }
+
+  /** One job document: what its checks and its migration found, and the objects it became. */
+  private record Migrated(Document doc, List<Finding> findings, List<ObjectNode> objects) {}
 
   /**
    * Loads every source, taking their nodes from one budget for the run, with the result a run that

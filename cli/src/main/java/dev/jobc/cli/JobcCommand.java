@@ -30,7 +30,8 @@ import picocli.CommandLine.Spec;
     versionProvider = JobcCommand.Version.class,
     description =
         "Compiles MPIJob, DGLJob, TFJob, PyTorchJob, XGBoostJob, JAXJob and PaddleJob specs into"
-            + " plain Kubernetes objects, and TrainJobs into JobSets.",
+            + " plain Kubernetes objects, and TrainJobs into JobSets; migrates v1 jobs to"
+            + " TrainJobs.",
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:success",
@@ -51,7 +52,7 @@ public final class JobcCommand implements Callable<Integer> {
 
   /** Subcommands that need no sibling to parse or run (help and completion list them all). */
   private static final Set<String> STANDALONE =
-      Set.of("render", "krm", "argocd", "schema", "version");
+      Set.of("render", "migrate", "krm", "argocd", "schema", "version");
 
   /** Exit code of an internal error: an exception jobc did not expect, never bad input. */
   static final int INTERNAL_ERROR = 3;
@@ -103,6 +104,7 @@ public final class JobcCommand implements Callable<Integer> {
   private static Map<String, Supplier<Object>> subcommands() {
     Map<String, Supplier<Object>> all = new LinkedHashMap<>();
     all.put("render", RenderCommand::new);
+    all.put("migrate", MigrateCommand::new);
     all.put("krm", KrmCommand::new);
     all.put("argocd", ArgoCdCommand::new);
     all.put("schema", SchemaCommand::new);

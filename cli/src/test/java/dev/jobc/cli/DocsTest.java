@@ -429,9 +429,9 @@ class DocsTest {
   }
 
   /**
-   * Whether running {@code args} only reads this repository and prints: {@code render} of files
-   * that exist here, without {@code -o} or {@code --check}; {@code schema} of one kind; {@code
-   * version}, {@code completion}, help.
+   * Whether running {@code args} only reads this repository and prints: {@code render} or {@code
+   * migrate} of files that exist here, without {@code -o} or {@code --check}; {@code schema} of one
+   * kind; {@code version}, {@code completion}, help.
    */
   private static boolean safe(Path root, List<String> args) {
     PrintWriter sink = new PrintWriter(new StringWriter());
@@ -445,7 +445,7 @@ class DocsTest {
     return switch (sub.commandSpec().name()) {
       case "version", "completion" -> true;
       case "schema" -> !sub.hasMatchedOption("--all");
-      case "render" ->
+      case "render", "migrate" ->
           !sub.hasMatchedOption("--output")
               && !sub.hasMatchedOption("--check")
               && !sub.matchedPositionals().isEmpty()

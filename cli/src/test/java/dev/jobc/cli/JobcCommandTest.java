@@ -211,10 +211,10 @@ class JobcCommandTest {
       assertThat(help.exitCode()).as(name).isZero();
       assertThat(help.out()).as(name).isEqualTo(full.getSubcommands().get(name).getUsageMessage());
     }
-    assertThat(alone).isEqualTo(5);
-    assertThat(JobcCommand.subcommandsFor("completion", "bash")).hasSize(7);
-    assertThat(JobcCommand.subcommandsFor("help", "render")).hasSize(7);
-    assertThat(JobcCommand.subcommandsFor("--help")).hasSize(7);
-    assertThat(JobcCommand.subcommandsFor()).hasSize(7);
+    assertThat(alone).isEqualTo(6);
+    assertThat(JobcCommand.subcommandsFor("completion", "bash")).hasSize(8);
+    assertThat(JobcCommand.subcommandsFor("help", "render")).hasSize(8);
+    assertThat(JobcCommand.subcommandsFor("--help")).hasSize(8);
+    assertThat(JobcCommand.subcommandsFor()).hasSize(8);
   }
 }

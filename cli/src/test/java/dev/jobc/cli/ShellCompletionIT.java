@@ -53,6 +53,8 @@ class ShellCompletionIT {
     Map<List<String>, List<String>> cases = new LinkedHashMap<>();
     cases.put(List.of("jobc", ""), subcommands);
     cases.put(List.of("jobc", "ren"), List.of("render"));
+    cases.put(List.of("jobc", "mig"), List.of("migrate"));
+    cases.put(List.of("jobc", "migrate", "j"), List.of("jobs"));
     cases.put(List.of("jobc", "render", "j"), List.of("jobs"));
     cases.put(List.of("jobc", "render", "-n", "training", "p"), List.of("pi.yaml"));
     cases.put(List.of("jobc", "render", "jobs/"), List.of("jobs/pi.yaml"));

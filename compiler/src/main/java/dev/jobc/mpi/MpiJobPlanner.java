@@ -147,7 +147,7 @@ public final class MpiJobPlanner {
    * mpi-operator v1 {@code isGPULauncher}: any launcher container limit whose resource name
    * contains "gpu" ({@code nvidia.com/gpu}, {@code vendor-domain/gpu}).
    */
-  static boolean hasGpu(ReplicaSpec launcher) {
+  public static boolean hasGpu(ReplicaSpec launcher) {
     if (launcher == null || launcher.template() == null || launcher.template().getSpec() == null) {
       return false;
     }

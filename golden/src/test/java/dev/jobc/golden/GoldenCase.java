@@ -22,7 +22,17 @@ import java.util.stream.Stream;
  * One directory of {@code golden/cases}: an input, its options, and the expectation it is checked
  * against. {@link #discover} enforces the case rules of DEVELOPERS.md.
  */
-record GoldenCase(Path dir, Expectation expectation, boolean hasWarnings) {
+record GoldenCase(Path dir, Expectation expectation, boolean hasWarnings, String command) {
+
+  /** A case of {@code jobc render}. */
+  GoldenCase(Path dir, Expectation expectation, boolean hasWarnings) {
+    this(dir, expectation, hasWarnings, RENDER);
+  }
+
+  /** The command golden/cases run; golden/migrate-cases run {@value #MIGRATE}. */
+  static final String RENDER = "render";
+
+  static final String MIGRATE = "migrate";
 
   static final String INPUT = "input.yaml";
   static final String OPTIONS = "options.yaml";
@@ -61,6 +71,11 @@ record GoldenCase(Path dir, Expectation expectation, boolean hasWarnings) {
    * @throws AssertionError listing every rule broken, or when there is no case at all
    */
   static List<GoldenCase> discover(Path root, boolean allowNew) {
+    return discover(root, allowNew, RENDER);
+  }
+
+  /** As above, for cases of {@code jobc <command>}. */
+  static List<GoldenCase> discover(Path root, boolean allowNew, String command) {
     if (!Files.isDirectory(root)) {
       throw new AssertionError("golden case directory does not exist: " + root);
     }
@@ -71,7 +86,7 @@ record GoldenCase(Path dir, Expectation expectation, boolean hasWarnings) {
         problems.add(entry + ": bad file name: only case directories belong in " + root);
         continue;
       }
-      GoldenCase c = inspect(entry, allowNew, problems);
+      GoldenCase c = inspect(entry, allowNew, command, problems);
       if (c != null) {
         cases.add(c);
       }
@@ -87,7 +102,8 @@ record GoldenCase(Path dir, Expectation expectation, boolean hasWarnings) {
   }
 
   /** Checks one case directory, adding each broken rule to {@code problems}; null when broken. */
-  private static GoldenCase inspect(Path dir, boolean allowNew, List<String> problems) {
+  private static GoldenCase inspect(
+      Path dir, boolean allowNew, String command, List<String> problems) {
     int before = problems.size();
     Set<String> names = new TreeSet<>();
     for (Path file : sortedEntries(dir)) {
@@ -133,15 +149,15 @@ record GoldenCase(Path dir, Expectation expectation, boolean hasWarnings) {
       return null;
     }
     Expectation e = success ? Expectation.SUCCESS : error ? Expectation.ERROR : Expectation.NEW;
-    return new GoldenCase(dir, e, warnings);
+    return new GoldenCase(dir, e, warnings, command);
   }
 
   /**
-   * The {@code jobc} arguments for this case: {@code render input.yaml} and then the options of
-   * {@code options.yaml}, in file order.
+   * The {@code jobc} arguments for this case: {@code render input.yaml} (or the case's command) and
+   * then the options of {@code options.yaml}, in file order.
    */
   List<String> arguments() {
-    List<String> args = new ArrayList<>(List.of("render", INPUT));
+    List<String> args = new ArrayList<>(List.of(command, INPUT));
     Path options = dir.resolve(OPTIONS);
     if (Files.exists(options)) {
       args.addAll(options(options.toString(), read(options)));

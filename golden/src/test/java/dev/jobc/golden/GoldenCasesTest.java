@@ -40,20 +40,34 @@ class GoldenCasesTest {
   private static final String UPDATE_COMMAND =
       "mvn -B -pl golden -am verify -Dgolden.update=true -Dgolden.case=";
 
+  private static final String MIGRATE_UPDATE_COMMAND =
+      "mvn -B -pl golden -am verify -Dtest=MigrateCasesTest -Dgolden.migrate.update=true"
+          + " -Dgolden.migrate.case=";
+
   @TestFactory
   Stream<DynamicTest> cases() {
-    String dir = System.getProperty("golden.dir");
+    return cases("golden", GoldenCase.RENDER);
+  }
+
+  /**
+   * The cases of the directory that system property {@code <prefix>.dir} names, each run as {@code
+   * jobc <command>}, with {@code <prefix>.case} and {@code <prefix>.update} as above:
+   * MigrateCasesTest runs golden/migrate-cases here too ({@code golden.migrate.*}).
+   */
+  static Stream<DynamicTest> cases(String prefix, String command) {
+    String dir = System.getProperty(prefix + ".dir");
     if (dir == null || dir.isBlank()) {
-      throw new AssertionError("golden.dir is not set: run through Maven (golden/pom.xml sets it)");
+      throw new AssertionError(
+          prefix + ".dir is not set: run through Maven (golden/pom.xml sets it)");
     }
-    boolean update = Boolean.parseBoolean(System.getProperty("golden.update"));
+    boolean update = Boolean.parseBoolean(System.getProperty(prefix + ".update"));
     if (update && System.getenv("CI") != null) {
       throw new AssertionError(
           "golden.update refuses to run when CI is set: expectations are rewritten only where"
               + " someone reads the diff before committing it");
     }
-    List<GoldenCase> cases = GoldenCase.discover(Path.of(dir), update);
-    String only = System.getProperty("golden.case", "").strip();
+    List<GoldenCase> cases = GoldenCase.discover(Path.of(dir), update, command);
+    String only = System.getProperty(prefix + ".case", "").strip();
     if (!only.isEmpty()) {
       cases = cases.stream().filter(c -> c.name().equals(only)).toList();
       if (cases.isEmpty()) {
@@ -253,7 +267,7 @@ class GoldenCasesTest {
     if (offerUpdate) {
       message
           .append("If the new output is right (check it against the upstream source), run:\n  ")
-          .append(UPDATE_COMMAND)
+          .append(c.command().equals(GoldenCase.RENDER) ? UPDATE_COMMAND : MIGRATE_UPDATE_COMMAND)
           .append(c.name())
           .append('\n');
     }

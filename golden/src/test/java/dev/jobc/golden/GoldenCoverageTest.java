@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Every rule of the compiler has a golden case: each place in the code that makes a finding or a
- * diagnostic, directly or through a helper, made one while the golden cases ran.
+ * diagnostic, directly or through a helper, made one while the golden cases (golden/cases, and
+ * golden/migrate-cases for {@code jobc migrate}) ran.
  *
  * <p>The places are read from the compiler's class files: every call of a method or constructor
  * that makes a {@link Finding} or {@link Diagnostic} (found transitively, so a call of a shared
@@ -118,12 +119,19 @@ class GoldenCoverageTest {
     }
   }
 
-  /** Runs every golden case as {@link GoldenCasesTest} does and returns the lines that made one. */
+  /**
+   * Runs every golden case as {@link GoldenCasesTest} and {@link MigrateCasesTest} do and returns
+   * the lines that made one.
+   */
   private static Set<String> madeByTheGoldenCases() {
     String dir = System.getProperty("golden.dir");
     assertThat(dir).as("golden.dir (set by golden/pom.xml)").isNotBlank();
     Origins.clear();
-    for (GoldenCase c : GoldenCase.discover(Path.of(dir), false)) {
+    List<GoldenCase> cases = new ArrayList<>(GoldenCase.discover(Path.of(dir), false));
+    String migrate = System.getProperty("golden.migrate.dir");
+    assertThat(migrate).as("golden.migrate.dir (set by golden/pom.xml)").isNotBlank();
+    cases.addAll(GoldenCase.discover(Path.of(migrate), false, GoldenCase.MIGRATE));
+    for (GoldenCase c : cases) {
       GoldenCasesTest.Run run = GoldenCasesTest.run(c.dir(), c.arguments());
       assertThat(run.crash()).as(c.name()).isEmpty();
     }

@@ -3,11 +3,13 @@ package dev.jobc.io;
 import dev.jobc.ManifestCompiler;
 import dev.jobc.diag.Diagnostic;
 import dev.jobc.model.CompileResult;
+import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * One compilation of named inputs: what was read, what came out, and every diagnostic (reading and
@@ -39,9 +41,33 @@ public record Render(InputFiles inputs, CompileResult result, List<Diagnostic> d
       Path workingDirectory,
       InputStream stdin,
       CompileOptions options) {
+    return run(compiler::compile, paths, selection, workingDirectory, stdin, options);
+  }
+
+  /**
+   * As {@link #of}, migrating the v1 jobs of the inputs to Trainer v2 ({@link
+   * ManifestCompiler#migrate}) instead of compiling them.
+   */
+  public static Render migrate(
+      ManifestCompiler compiler,
+      List<String> paths,
+      InputSelection selection,
+      Path workingDirectory,
+      InputStream stdin,
+      CompileOptions options) {
+    return run(compiler::migrate, paths, selection, workingDirectory, stdin, options);
+  }
+
+  private static Render run(
+      BiFunction<List<Source>, CompileOptions, CompileResult> run,
+      List<String> paths,
+      InputSelection selection,
+      Path workingDirectory,
+      InputStream stdin,
+      CompileOptions options) {
     InputFiles inputs =
         InputFiles.read(paths, selection, workingDirectory, stdin, InputLimits.defaults());
-    CompileResult result = compiler.compile(inputs.sources(), options);
+    CompileResult result = run.apply(inputs.sources(), options);
     List<Diagnostic> diagnostics = new ArrayList<>(inputs.diagnostics());
     diagnostics.addAll(result.diagnostics());
     diagnostics.sort(Diagnostic.ORDER);
