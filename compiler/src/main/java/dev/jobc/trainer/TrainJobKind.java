@@ -6,6 +6,8 @@ import dev.jobc.diag.Code;
 import dev.jobc.diag.FieldPath;
 import dev.jobc.diag.Finding;
 import dev.jobc.diag.Quoting;
+import dev.jobc.jobset.JobSet;
+import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.OutputSize;
 import dev.jobc.kind.JobKind;
 import dev.jobc.load.Document;
@@ -13,6 +15,7 @@ import dev.jobc.model.Source;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.Dns;
 import dev.jobc.options.JobAnnotations;
+import dev.jobc.validate.JobNames;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import java.util.ArrayList;
@@ -42,6 +45,8 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
    * derives from the TrainJob's UID at run time (docs/trainjob.md#flux-framework).
    */
   static final String FLUX_CURVE_SECRET = JobAnnotations.PREFIX + "flux-curve-secret";
+
+  private static final FieldPath SUSPEND = FieldPath.of("spec", "suspend");
 
   static final FieldPath FLUX_CURVE_SECRET_PATH =
       FieldPath.of("metadata", "annotations").key(FLUX_CURVE_SECRET);
@@ -117,6 +122,15 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
     }
     JsonNode spec =
         root.path("spec").isObject() ? root.path("spec") : JsonNodeFactory.instance.objectNode();
+    Map<String, String> labels = new LinkedHashMap<>();
+    for (var e : meta.path("labels").properties()) {
+      labels.put(e.getKey(), e.getValue().asText());
+    }
+    // What Kueue reads from the object it admits: the TrainJob at run time, the JobSet here.
+    Map<String, String> kueueAnnotations =
+        JobSet.annotations(Map.of(), annotations(meta).getAnnotations());
+    JobNames.queueName(labels, findings);
+    JobSetRules.queuedSuspend(labels, spec.path("suspend").asBoolean(false), SUSPEND, findings);
     JsonNode ref = spec.path("runtimeRef");
     String refName = ref.path("name").asText("");
     String kind = ref.path("kind").asText(CLUSTER_TRAINING_RUNTIME);
@@ -126,6 +140,8 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
       return new TrainJobModel(
           name,
           namespace,
+          labels,
+          kueueAnnotations,
           spec,
           null,
           new TrainJobModel.Ref(kind, group, refName, List.of()),
@@ -154,7 +170,16 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
         new TrainJobModel.Ref(kind, group, refName, found.stream().map(TrainJobKind::at).toList());
     if (found.size() != 1) {
       return new TrainJobModel(
-          name, namespace, spec, null, resolved, options, fluxCurveSecret, findings);
+          name,
+          namespace,
+          labels,
+          kueueAnnotations,
+          spec,
+          null,
+          resolved,
+          options,
+          fluxCurveSecret,
+          findings);
     }
     Document d = found.get(0);
     JsonNode runtimeSpec =
@@ -164,6 +189,8 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
     return new TrainJobModel(
         name,
         namespace,
+        labels,
+        kueueAnnotations,
         spec,
         new Runtime(kind, refName, at(d), runtimeSpec),
         resolved,

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.jobc.diag.Finding;
 import dev.jobc.options.CompileOptions;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A TrainJob with its runtime resolved.
@@ -20,6 +21,8 @@ import java.util.List;
 public record TrainJobModel(
     String name,
     String namespace,
+    Map<String, String> labels,
+    Map<String, String> annotations,
     JsonNode spec,
     Runtime runtime,
     Ref ref,
@@ -28,6 +31,8 @@ public record TrainJobModel(
     List<Finding> findings) {
 
   public TrainJobModel {
+    labels = Map.copyOf(labels);
+    annotations = Map.copyOf(annotations);
     findings = List.copyOf(findings);
   }
 

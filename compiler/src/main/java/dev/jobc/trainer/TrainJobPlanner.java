@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.jobc.conventions.MpiLabels;
+import dev.jobc.jobset.JobSetRules;
 import dev.jobc.k8s.GangPlan;
 import dev.jobc.k8s.Metadata;
 import dev.jobc.k8s.Quantities;
@@ -46,6 +47,14 @@ final class TrainJobPlanner {
 
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
+  /**
+   * The labels Kueue reads from the object it admits: the LocalQueue (kueue v0.19.2 {@code
+   * pkg/controller/constants}, {@code QueueLabel}) and the WorkloadPriorityClass ({@code
+   * WorkloadPriorityClassLabel}).
+   */
+  private static final List<String> KUEUE_LABELS =
+      List.of(MpiLabels.KUEUE_QUEUE_NAME, "kueue.x-k8s.io/priority-class");
+
   private TrainJobPlanner() {}
 
   static TrainJobPlan plan(TrainJobModel model) {
@@ -60,6 +69,16 @@ final class TrainJobPlanner {
     Map<String, String> propagated = new LinkedHashMap<>(annotations);
     // jobc's mark on what it renders (the Trainer's JobSet carries the runtime's labels only).
     labels.put(MpiLabels.MANAGED_BY, MpiLabels.JOBC);
+    // At run time Kueue admits the TrainJob (kueue v0.19.2 pkg/controller/jobs/trainjob) and the
+    // controller's JobSet carries none of its labels; here the JobSet is what Kueue admits (its
+    // jobset integration), so it takes the labels and annotations Kueue reads from that object.
+    for (String kueue : KUEUE_LABELS) {
+      String value = model.labels().get(kueue);
+      if (value != null) {
+        labels.put(kueue, value);
+      }
+    }
+    annotations.putAll(model.annotations());
     annotations.putAll(Metadata.objectAnnotations(model.options()));
     ObjectMeta meta = Metadata.of(model.name(), model.namespace(), labels, Map.of());
     Metadata.annotate(meta, annotations);
@@ -314,8 +333,11 @@ final class TrainJobPlanner {
         jobSpec.put("activeDeadlineSeconds", Math.min(own, deadline));
       }
     }
-    // builder.go Suspend: the TrainJob's suspend, false by the CRD's default.
-    spec.put("suspend", model.spec().path("suspend").asBoolean(false));
+    // builder.go Suspend: the TrainJob's suspend, false by the CRD's default. A queued JobSet's
+    // is Kueue's, none in Git (JobSetRules.queuedSuspend warns of a suspend: true).
+    if (!JobSetRules.queued(model.labels())) {
+      spec.put("suspend", model.spec().path("suspend").asBoolean(false));
+    }
     return spec;
   }
 
