@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -59,6 +60,15 @@ public final class JobAnnotations {
   private JobAnnotations() {}
 
   public static Applied apply(ObjectMeta metadata, CompileOptions options) {
+    return apply(metadata, options, Set.of());
+  }
+
+  /**
+   * As {@link #apply(ObjectMeta, CompileOptions)}, for a kind that reads {@code ownKeys} itself (a
+   * TrainJob's {@code jobc.dev/flux-curve-secret}): they are left to it, and a misspelling of one
+   * gets its "did you mean" as the options' do.
+   */
+  public static Applied apply(ObjectMeta metadata, CompileOptions options, Set<String> ownKeys) {
     List<Finding> findings = new ArrayList<>();
     Map<String, String> annotations =
         metadata == null || metadata.getAnnotations() == null
@@ -69,7 +79,7 @@ public final class JobAnnotations {
     CompileOptions.Draft draft = null;
     for (Map.Entry<String, String> e : annotations.entrySet()) {
       String key = e.getKey();
-      if (!key.startsWith(PREFIX)) {
+      if (!key.startsWith(PREFIX) || ownKeys.contains(key)) {
         continue;
       }
       FieldPath path = FieldPath.of("metadata", "annotations").key(key);
@@ -95,6 +105,7 @@ public final class JobAnnotations {
         List<String> known = new ArrayList<>(OPTIONS.keySet());
         known.add(MAX_REPLICAS);
         known.add(DIST_PARMETIS_IMAGE);
+        known.addAll(ownKeys);
         String hint = Suggestions.closest(key, known);
         findings.add(
             Finding.error(

@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Kubeflow Trainer v2's TrainJob ({@code trainer.kubeflow.org/v1alpha1}, kubeflow/trainer v2.3.0)
@@ -103,8 +104,9 @@ public final class TrainJobKind implements JobKind<TrainJob, TrainJobModel, Trai
     // The jobc.dev/* annotations set per-job options, as on every other kind (ssh-secret names the
     // MPI plugin's SSH keys); flux-curve-secret is a TrainJob's own, unknown to every other kind.
     ObjectMeta jobAnnotations = annotations(meta);
-    String fluxCurveSecret = jobAnnotations.getAnnotations().remove(FLUX_CURVE_SECRET);
-    JobAnnotations.Applied applied = JobAnnotations.apply(jobAnnotations, given);
+    String fluxCurveSecret = jobAnnotations.getAnnotations().get(FLUX_CURVE_SECRET);
+    JobAnnotations.Applied applied =
+        JobAnnotations.apply(jobAnnotations, given, Set.of(FLUX_CURVE_SECRET));
     CompileOptions options = applied.options();
     List<Finding> findings =
         new ArrayList<>(
