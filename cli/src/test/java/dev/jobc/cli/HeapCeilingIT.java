@@ -3,6 +3,7 @@ package dev.jobc.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.jobc.model.Budget;
+import dev.jobc.testkit.ImageTar;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

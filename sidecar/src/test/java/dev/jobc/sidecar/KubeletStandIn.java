@@ -1,7 +1,7 @@
 package dev.jobc.sidecar;
 
-import dev.jobc.cli.ImageTar;
 import dev.jobc.sidecar.client.ApiConnection;
+import dev.jobc.testkit.ImageTar;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.EnvVar;

@@ -2,13 +2,13 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.cli.ImageTar;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.JobSetNames;
 import dev.jobc.conventions.Naming;
 import dev.jobc.options.CompileOptions;
 import dev.jobc.options.OptionTable;
 import dev.jobc.options.Target;
+import dev.jobc.testkit.ImageTar;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStateBuilder;

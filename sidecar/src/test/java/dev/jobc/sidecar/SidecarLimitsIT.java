@@ -2,9 +2,9 @@ package dev.jobc.sidecar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.jobc.cli.ImageTar;
 import dev.jobc.conventions.DglNaming;
 import dev.jobc.conventions.Naming;
+import dev.jobc.testkit.ImageTar;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;

@@ -1,4 +1,4 @@
-package dev.jobc.cli;
+package dev.jobc.testkit;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
