@@ -1,0 +1,8 @@
+package dev.jobc.golden;
+
+/** The PaddleJob cases. See {@link KindCases}. */
+final class PaddleJobCases extends KindCases {
+  PaddleJobCases() {
+    super("paddlejob-");
+  }
+}

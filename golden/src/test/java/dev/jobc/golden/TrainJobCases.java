@@ -1,0 +1,8 @@
+package dev.jobc.golden;
+
+/** The TrainJob cases. See {@link KindCases}. */
+final class TrainJobCases extends KindCases {
+  TrainJobCases() {
+    super("trainjob-");
+  }
+}
