@@ -48,7 +48,7 @@ class WarmPathIT {
 
   /**
    * Every golden case through {@code jobc argocd} warm, and every fifth through {@code jobc krm}
-   * (its standard input travels as frames; the compiler under both is the same). Every third case
+   * (its standard input travels as frames; the compiler under both is the same). Every sixth case
    * also runs cold and the two are compared byte for byte (standard output, standard error, exit
    * status); the others are compared with the case's expectation, which the golden tests hold for
    * the cold path's compiler: the exit status its kind gives and, for a render, {@code
@@ -69,7 +69,7 @@ class WarmPathIT {
       for (int i = 0; i < cases.size(); i++) {
         Path c = cases.get(i);
         boolean krm = i % 5 == 0;
-        boolean cold = i % 3 == 0;
+        boolean cold = i % 6 == 0;
         runs.add(CompletableFuture.runAsync(() -> warmAndCold(c, krm, cold), two));
       }
       CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).join();

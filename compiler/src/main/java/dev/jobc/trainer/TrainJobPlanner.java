@@ -743,9 +743,14 @@ final class TrainJobPlanner {
   }
 
   private static void upsertEnv(ObjectNode container, JsonNode envs) {
+    // Only a list of objects is an env: the schema check has reported any other shape (the
+    // validator plans the job too, to check what the plan makes), and iterating a mapping would
+    // give its values.
     List<ObjectNode> list = new ArrayList<>();
-    for (JsonNode e : envs) {
-      list.add((ObjectNode) e.deepCopy());
+    for (JsonNode e : envs.isArray() ? envs : NODES.arrayNode()) {
+      if (e.isObject()) {
+        list.add((ObjectNode) e.deepCopy());
+      }
     }
     upsertEnv(container, list);
   }
