@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -96,10 +97,6 @@ class ApiProtocolTest {
     return api.connection(ApiClients.USER_AGENT, requestTimeout, watchTimeout);
   }
 
-  private static void sleepFor(Duration d) throws InterruptedException {
-    Thread.sleep(d.toMillis());
-  }
-
   /**
    * The pauses an informer asks for, without waiting them out; after {@code n} it waits (until
    * closed) so that a test reads a settled record.
@@ -113,12 +110,15 @@ class ApiProtocolTest {
       this.n = n;
     }
 
+    /** Parked until the informer's close interrupts its thread: no attempt after the n-th. */
+    private final CountDownLatch closed = new CountDownLatch(1);
+
     @Override
     public void pause(Duration d) throws InterruptedException {
       pauses.add(d);
       if (pauses.size() >= n) {
         full.complete(List.copyOf(pauses));
-        Thread.sleep(Long.MAX_VALUE);
+        closed.await();
       }
     }
 
@@ -136,9 +136,7 @@ class ApiProtocolTest {
   @Test
   void theWatchIsServedAsKubeApiserverServesIt() throws Exception {
     api = standIn(new ApiStandIn());
-    inform(
-        connection(Duration.ofSeconds(60), ApiConnection.MIN_WATCH_TIMEOUT),
-        ApiProtocolTest::sleepFor);
+    inform(connection(Duration.ofSeconds(60), ApiConnection.MIN_WATCH_TIMEOUT), Informer.WAITED);
     Eventually.until("watching", () -> api.openWatches() == 1);
     api.create(pod("a"));
     Eventually.until("the pod seen through the watch", () -> informer.snapshot().containsKey("a"));
@@ -171,9 +169,7 @@ class ApiProtocolTest {
   @Test
   void inSteadyStateOneWatchAndNoList() throws Exception {
     api = standIn(ApiStandIn.withPodTable());
-    inform(
-        connection(Duration.ofSeconds(60), ApiConnection.MIN_WATCH_TIMEOUT),
-        ApiProtocolTest::sleepFor);
+    inform(connection(Duration.ofSeconds(60), ApiConnection.MIN_WATCH_TIMEOUT), Informer.WAITED);
     Eventually.until("watching", () -> api.openWatches() == 1);
     for (int i = 0; i < 20; i++) {
       api.create(pod("p" + i));
@@ -194,7 +190,7 @@ class ApiProtocolTest {
   @Test
   void aWatchTheServerEndsIsOpenedAgainWithoutAList() throws Exception {
     api = standIn(ApiStandIn.withPodTable());
-    inform(connection(Duration.ofSeconds(60), Duration.ofSeconds(1)), ApiProtocolTest::sleepFor);
+    inform(connection(Duration.ofSeconds(60), Duration.ofSeconds(1)), Informer.WAITED);
     Eventually.until("watching", () -> api.openWatches() == 1);
     api.create(pod("first"));
     Eventually.until("three watches", () -> api.watchRequests.get() >= 3);
@@ -211,7 +207,7 @@ class ApiProtocolTest {
   void aSilentWatchIsGivenUpByItsDeadline() throws Exception {
     api = standIn(ApiStandIn.withPodTable());
     api.silentWatches(true);
-    inform(connection(Duration.ofSeconds(1), Duration.ofSeconds(1)), ApiProtocolTest::sleepFor);
+    inform(connection(Duration.ofSeconds(1), Duration.ofSeconds(1)), Informer.WAITED);
     // timeoutSeconds of 1 or 2 plus 1 s of grace: a second watch within 3 s of the first; the
     // bound waited for is generous, the client's own deadline is what ends the first.
     Eventually.until("a second watch", () -> api.watchRequests.get() >= 2);
@@ -226,9 +222,7 @@ class ApiProtocolTest {
       api.create(pod("p" + i));
     }
     api.trickleLists(Duration.ofMillis(20));
-    inform(
-        connection(Duration.ofSeconds(1), ApiConnection.MIN_WATCH_TIMEOUT),
-        ApiProtocolTest::sleepFor);
+    inform(connection(Duration.ofSeconds(1), ApiConnection.MIN_WATCH_TIMEOUT), Informer.WAITED);
     Eventually.until("a second list", () -> api.allLists.get() >= 2);
     assertThat(Informer.describe(informer.lastError()))
         .contains("did not end by its deadline")
@@ -359,9 +353,7 @@ class ApiProtocolTest {
             .addToAnnotations("big", "x".repeat(8 << 20))
             .endMetadata()
             .build());
-    inform(
-        connection(Duration.ofSeconds(60), ApiConnection.MIN_WATCH_TIMEOUT),
-        ApiProtocolTest::sleepFor);
+    inform(connection(Duration.ofSeconds(60), ApiConnection.MIN_WATCH_TIMEOUT), Informer.WAITED);
     Eventually.until("a second list", () -> api.allLists.get() >= 2);
     assertThat(Informer.describe(informer.lastError()))
         .contains("more than " + ApiConnection.MAX_BODY + " bytes")

@@ -332,6 +332,12 @@ final class ApiServerHttp implements AutoCloseable {
     }
   }
 
+  /**
+   * The pause between two bytes of a trickling list: a peer that keeps sending, slower than any
+   * deadline allows for the whole answer (a list of a few pods at 20 ms a byte takes tens of
+   * seconds), so that a per-read timeout never fires and only the request's deadline can end it. A
+   * slower machine makes the trickle slower still: the test cannot pass or fail by timing.
+   */
   private static void sleep(Duration d) {
     try {
       Thread.sleep(d.toMillis());

@@ -117,7 +117,9 @@ public final class ApiStandIn implements AutoCloseable {
 
   /**
    * The {@code scale} subresource of StatefulSets by name (the CRUD mock has none): what {@code GET
-   * .../scale} answers and an apply patch sets. A name not here answers 404.
+   * .../scale} answers and an apply patch sets. A name not here answers 404, as kube-apiserver's
+   * {@code ScaleREST} does for a StatefulSet that does not exist (kubernetes/kubernetes {@code
+   * pkg/registry/apps/statefulset/storage/storage.go}).
    */
   public final Map<String, Integer> scales = new ConcurrentHashMap<>();
 

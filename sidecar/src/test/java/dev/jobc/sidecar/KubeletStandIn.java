@@ -31,15 +31,24 @@ import java.util.stream.Stream;
  *   <li>the command is the entrypoint of the image the build just made (Jib's tar, on {@code
  *       scratch}), its layers extracted and its paths mapped there, with {@code java} the JDK
  *       running the tests (see {@link ImageTar#hostCommand});
- *   <li>the arguments are the container's {@code args};
- *   <li>the environment is the image's {@code Env} and then the container's {@code env},
- *       downward-API fields resolved from this pod, plus {@code KUBERNETES_MASTER} pointing at the
- *       stand-in API and the token file as mounted (a pod would have its service account's host,
- *       port and CA instead), a private {@code HOME}, and a {@code PATH} with this JDK;
+ *   <li>the arguments are the container's {@code args}: a container without {@code command} keeps
+ *       the image's entrypoint and takes {@code args} in place of its {@code Cmd}
+ *       (kubernetes/kubernetes {@code pkg/kubelet/container/helpers.go}, {@code
+ *       ExpandContainerCommandAndArgs}; the image's entrypoint and command as the CRI runtime
+ *       combines them);
+ *   <li>the environment is the image's {@code Env} and then the container's {@code env}, the
+ *       container's winning (containerd's CRI plugin, {@code container_create.go}: the image
+ *       config's env, then the container's), downward-API fields resolved from this pod ({@code
+ *       pkg/kubelet/kubelet_pods.go}, {@code makeEnvironmentVariables} and {@code
+ *       podFieldSelectorRuntimeValue}), plus {@code KUBERNETES_MASTER} pointing at the stand-in API
+ *       and the token file as mounted (a pod would have its service account's host, port and CA
+ *       instead), a private {@code HOME}, and a {@code PATH} with this JDK;
  *   <li>every volume is a directory: a ConfigMap volume filled from the rendered ConfigMap with the
- *       rendered modes, an {@code emptyDir} empty. A test cannot mount over {@code /etc}, so paths
- *       under a container's mount points, in arguments and probes, are rewritten to the directory
- *       behind the mount: the only change made to what jobc renders.
+ *       rendered modes ({@code pkg/volume/configmap/configmap.go}, {@code MakePayload}: an item's
+ *       {@code mode}, else {@code defaultMode}), an {@code emptyDir} empty ({@code
+ *       pkg/volume/emptydir/empty_dir.go}). A test cannot mount over {@code /etc}, so paths under a
+ *       container's mount points, in arguments and probes, are rewritten to the directory behind
+ *       the mount: the only change made to what jobc renders.
  * </ul>
  */
 final class KubeletStandIn {

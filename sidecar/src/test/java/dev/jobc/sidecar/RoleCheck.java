@@ -8,11 +8,13 @@ import java.util.List;
 
 /**
  * The rules of a rendered Role applied to a request as Kubernetes' RBAC authorizer applies them
- * (after its request-info resolver): the verb from the method ({@code get}/{@code list}/{@code
- * watch}, {@code create}, {@code patch}, {@code update}, {@code delete}/{@code deletecollection}),
- * API group, resource with its subresource, and the object's name, which for list and watch is a
- * {@code metadata.name} field selector's value. A rule with {@code resourceNames} matches only
- * named requests; non-resource URLs are not granted.
+ * (kubernetes/kubernetes {@code plugin/pkg/auth/authorizer/rbac/rbac.go}, {@code RuleAllows}, with
+ * {@code pkg/apis/rbac/v1/evaluation_helpers.go}), after its request-info resolver ({@code
+ * staging/src/k8s.io/apiserver/pkg/endpoints/request/requestinfo.go}): the verb from the method
+ * ({@code get}/{@code list}/{@code watch}, {@code create}, {@code patch}, {@code update}, {@code
+ * delete}/{@code deletecollection}), API group, resource with its subresource, and the object's
+ * name, which for list and watch is a {@code metadata.name} field selector's value. A rule with
+ * {@code resourceNames} matches only named requests; non-resource URLs are not granted.
  */
 public record RoleCheck(List<PolicyRule> rules) {
   public static RoleCheck of(Role role) {

@@ -65,10 +65,13 @@ public final class Informer<T> implements AutoCloseable {
     PodJson.Event<T> event(byte[] json) throws IOException;
   }
 
-  /** How the informer waits between attempts: {@link Thread#sleep}, or a test's record. */
+  /** How the informer waits between attempts: {@link #WAITED}, or a test's record. */
   public interface Pauses {
     void pause(Duration d) throws InterruptedException;
   }
+
+  /** The pauses the sidecar waits out: the back-off's, or the server's {@code Retry-After}. */
+  public static final Pauses WAITED = Informer::sleep;
 
   private final Source<T> source;
   private final Function<T, String> name;
@@ -89,7 +92,7 @@ public final class Informer<T> implements AutoCloseable {
       Function<T, String> name,
       Runnable changed,
       Consumer<String> log) {
-    this(thread, backoff, Informer::sleep, source, name, changed, log);
+    this(thread, backoff, WAITED, source, name, changed, log);
   }
 
   public Informer(

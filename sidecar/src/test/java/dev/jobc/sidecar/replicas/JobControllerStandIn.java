@@ -27,10 +27,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
  *   <li>a finished Job ({@code Complete} or {@code Failed}) is left alone;
  *   <li>a suspended one has its active pods deleted without counting them ({@code deleteJobPods}
  *       removes their tracking finalizer first) and gets condition {@code Suspended}; a deleted pod
- *       is reported Failed (exit 143) before it goes, as the kubelet reports it;
+ *       is reported Failed (exit 143: the main process ended by the SIGTERM of the kubelet's {@code
+ *       killContainer}, {@code pkg/kubelet/kuberuntime/kuberuntime_container.go}) before it goes;
  *   <li>a failed pod whose exit code a {@code podFailurePolicy} rule with {@code FailJob} matches
- *       fails it ({@code PodFailurePolicy}); failed pods beyond {@code backoffLimit} (default 6),
- *       or with restart policy OnFailure the restarts of its running pods reaching it ({@code
+ *       fails it ({@code PodFailurePolicy}; {@code pkg/controller/job/pod_failure_policy.go},
+ *       {@code matchPodFailurePolicy}); failed pods beyond {@code backoffLimit} (default 6), or
+ *       with restart policy OnFailure the restarts of its running pods reaching it ({@code
  *       pastBackoffLimitOnFailure}), fail it ({@code BackoffLimitExceeded}); so does its {@code
  *       activeDeadlineSeconds} when the Job has been active as long ({@link #activeSeconds}, {@code
  *       DeadlineExceeded}); its active pods are then deleted;
